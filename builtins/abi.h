@@ -1,0 +1,44 @@
+/* This file defines the launch ABI shared by the runtime (which fills it),
+ * the work-group functions the compiler generates (which read it) and the
+ * builtin library (whose work-item functions read it). It is the only
+ * contract between them: C code includes it, and the compiler takes the
+ * IR layout of these structs from bitcode built from builtins/workitem.c,
+ * so the two cannot drift. Plain C, no OpenCL types. */
+#ifndef SKEIN_BUILTINS_ABI_H
+#define SKEIN_BUILTINS_ABI_H
+
+#include <stdint.h>
+
+/* One NDRange launch: constant for every work-group of a command. */
+typedef struct skein_launch {
+  uint32_t work_dim;          /* 1..3 */
+  uint32_t reserved;
+  uint64_t global_offset[3];  /* unused dimensions: 0 */
+  uint64_t global_size[3];    /* unused dimensions: 1 */
+  uint64_t local_size[3];     /* enqueued local size; unused dimensions: 1 */
+  uint64_t num_groups[3];     /* ceil(global / local); unused dimensions: 1 */
+  /* args[i] points at kernel argument i's value: for a buffer, at a
+   * pointer-sized slot holding the buffer's address (or NULL); for a
+   * by-value argument, at its bytes; for a __local pointer argument, at a
+   * uint64_t byte offset into the work-group's local memory block. */
+  void *const *args;
+} skein_launch;
+
+/* One work-group, as the work-group function sees it. Built on the stack
+ * of the work-group function; work-item builtins read it. */
+typedef struct skein_group {
+  const skein_launch *launch;
+  uint64_t group_id[3];
+  uint64_t local_size[3];     /* this group's size (smaller for the last,
+                                 partial group of a non-uniform NDRange) */
+  uint64_t local_id[3];       /* the current work-item */
+  char *local_mem;            /* this group's __local memory block */
+} skein_group;
+
+/* The work-group function generated for every kernel: runs all work-items
+ * of group (gx, gy, gz). local_mem is a block of at least the kernel's
+ * local memory size, private to this work-group while it runs. */
+typedef void (*skein_wg_fn)(const skein_launch *launch, uint64_t gx,
+                            uint64_t gy, uint64_t gz, char *local_mem);
+
+#endif

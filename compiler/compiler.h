@@ -1,0 +1,92 @@
+/* This file is the public interface of compiler/: OpenCL C source to
+ * JIT-compiled work-group functions, with the metadata the runtime needs
+ * about each kernel. It knows nothing of queues, events or cl_* objects;
+ * the runtime owns those and calls in here. */
+#ifndef SKEIN_COMPILER_H
+#define SKEIN_COMPILER_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdbool.h>
+#include "../builtins/abi.h"
+
+/* Result codes of compiler entry points (the runtime maps them to CL). */
+typedef enum cc_status {
+  CC_OK = 0,
+  CC_BUILD_FAILED,     /* diagnostics in the log */
+  CC_INVALID_OPTIONS,  /* the option string is not acceptable */
+  CC_INVALID_BINARY,   /* a binary that failed validation */
+  CC_OUT_OF_MEMORY,
+} cc_status;
+
+/* What kind of value a kernel argument takes (its address qualifier). */
+typedef enum cc_arg_kind {
+  CC_ARG_GLOBAL,       /* __global pointer: a cl_mem (or NULL) */
+  CC_ARG_CONSTANT,     /* __constant pointer: a cl_mem (or NULL) */
+  CC_ARG_LOCAL,        /* __local pointer: a size, value NULL */
+  CC_ARG_VALUE,        /* by value: scalar, vector or struct of size bytes */
+  CC_ARG_SAMPLER,      /* sampler_t (not supported yet) */
+  CC_ARG_IMAGE,        /* image types (not supported yet) */
+} cc_arg_kind;
+
+typedef struct cc_arg_info {
+  cc_arg_kind kind;
+  size_t size;                 /* bytes clSetKernelArg must be given */
+  unsigned address_qualifier;  /* CL_KERNEL_ARG_ADDRESS_* */
+  unsigned access_qualifier;   /* CL_KERNEL_ARG_ACCESS_* */
+  uint64_t type_qualifier;     /* CL_KERNEL_ARG_TYPE_* bit field */
+  char *type_name;             /* e.g. "float4*", never NULL */
+  char *name;                  /* NULL unless built with -cl-kernel-arg-info */
+} cc_arg_info;
+
+typedef struct cc_kernel_info {
+  char *name;
+  unsigned num_args;
+  cc_arg_info *args;
+  char *attributes;            /* CL_KERNEL_ATTRIBUTES text, "" if none */
+  size_t reqd_work_group_size[3];  /* 0,0,0 if not given */
+  size_t work_group_size_hint[3];
+  size_t static_local_mem_size;    /* kernel-scope __local variables */
+  size_t private_mem_size;         /* per work-item, estimated */
+  bool uses_barriers;          /* reaches barrier/collectives (fiber mode) */
+  skein_wg_fn wg;              /* the JIT-compiled work-group function */
+} cc_kernel_info;
+
+typedef struct cc_program cc_program;
+
+/* What the device lets kernels use: drives the predefined macros and
+ * -cl-ext of every compile. Strings are space-separated lists. */
+typedef struct cc_device_caps {
+  const char *extensions;      /* e.g. "cl_khr_fp64 cl_khr_int64_base_atomics" */
+  const char *features;        /* e.g. "__opencl_c_fp64 __opencl_c_int64" */
+  unsigned max_cl_c_version;   /* 300 for OpenCL C 3.0 */
+} cc_device_caps;
+
+/* Compiles source with the user's options, links the builtin library,
+ * generates and JIT-compiles the work-group function of every kernel.
+ * On success *out owns the program; on any result *log (may be NULL on
+ * success) is a malloc'd NUL-terminated build log the caller frees.
+ * Thread-safe: several builds may run at once. */
+cc_status cc_build_source(const char *source, size_t length,
+                          const char *options, const cc_device_caps *caps,
+                          cc_program **out, char **log);
+
+/* The program's binary (CL_PROGRAM_BINARIES): a versioned container the
+ * compiler can load again with cc_build_binary. The pointer stays owned
+ * by the program. */
+const unsigned char *cc_program_binary(const cc_program *p, size_t *size);
+
+/* Loads a binary made by cc_program_binary. CC_INVALID_BINARY for
+ * anything not such a binary (never a crash). */
+cc_status cc_build_binary(const unsigned char *binary, size_t size,
+                          const char *options, const cc_device_caps *caps,
+                          cc_program **out, char **log);
+
+unsigned cc_program_num_kernels(const cc_program *p);
+const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i);
+/* NULL if the program has no kernel of that name. */
+const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
+                                             const char *name);
+void cc_program_destroy(cc_program *p);
+
+#endif

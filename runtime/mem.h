@@ -1,0 +1,38 @@
+/* This file declares memory objects (buffers and sub-buffers). Buffers
+ * are host memory: USE_HOST_PTR and map/unmap are zero-copy. */
+#ifndef SKEIN_RUNTIME_MEM_H
+#define SKEIN_RUNTIME_MEM_H
+
+#include "object.h"
+#include <pthread.h>
+
+typedef struct rt_mem_callback {
+  void(CL_CALLBACK *fn)(cl_mem, void *);
+  void *user_data;
+  struct rt_mem_callback *next;
+} rt_mem_callback;
+
+struct _cl_mem {
+  rt_object obj;
+  cl_context context;               /* retained */
+  cl_mem_object_type type;          /* CL_MEM_OBJECT_BUFFER */
+  cl_mem_flags flags;
+  size_t size;
+  void *host_ptr;                   /* as given to clCreateBuffer */
+  char *data;                       /* the storage, RT_MEM_ALIGN aligned
+                                       unless USE_HOST_PTR */
+  bool owns_data;
+  cl_mem parent;                    /* sub-buffer: retained parent */
+  size_t origin;                    /* sub-buffer: offset in parent */
+  cl_mem_properties *props;         /* copy, for CL_MEM_PROPERTIES */
+  size_t num_props;
+  pthread_mutex_t lock;             /* guards below */
+  unsigned map_count;
+  rt_mem_callback *destructors;
+};
+
+/* Drops a reference; destroys the object (running destructor callbacks)
+ * on the last one. */
+void rt_mem_release(cl_mem m);
+
+#endif

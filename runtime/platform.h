@@ -1,0 +1,40 @@
+/* This file declares Skein's one platform and one CPU device: singletons
+ * created on first use, never freed while the library is loaded. */
+#ifndef SKEIN_RUNTIME_PLATFORM_H
+#define SKEIN_RUNTIME_PLATFORM_H
+
+#include "object.h"
+#include "../compiler/compiler.h"
+
+struct _cl_platform_id {
+  rt_object obj;
+};
+
+struct _cl_device_id {
+  rt_object obj;
+  cl_platform_id platform;
+  unsigned compute_units;       /* worker threads */
+  cl_ulong global_mem_size;     /* from the operating system */
+  cl_ulong max_mem_alloc_size;
+  cl_ulong local_mem_size;
+  size_t max_work_group_size;
+  unsigned simd_bytes;          /* widest vector register: 16, 32 or 64 */
+  bool has_fp16;
+  cc_device_caps caps;          /* what kernels compile against */
+};
+
+/* The platform and device singletons (initialised on first call). */
+cl_platform_id rt_platform(void);
+cl_device_id rt_device(void);
+
+/* The platform's extensions as a space-separated string. */
+const char *rt_platform_extensions(void);
+
+/* CL_DEVICE_HOST_UNIFIED_MEMORY etc. need nothing more; base alignment of
+ * every buffer, in bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits). */
+#define RT_MEM_ALIGN 128
+
+/* Nanoseconds of CLOCK_MONOTONIC: device and host timer, profiling. */
+cl_ulong rt_now_ns(void);
+
+#endif

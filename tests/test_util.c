@@ -1,0 +1,56 @@
+/* This file contains the helpers shared by every test. */
+#include "test_util.h"
+
+int test_failures;
+
+void test_setup(test_env *env) {
+  cl_uint n = 0;
+  REQUIRE_OK(clGetPlatformIDs(1, &env->platform, &n));
+  char name[256];
+  REQUIRE_OK(clGetPlatformInfo(env->platform, CL_PLATFORM_NAME, sizeof name,
+                               name, NULL));
+  if (strcmp(name, "Skein") != 0) {
+    fprintf(stderr, "first platform is '%s', not Skein\n", name);
+    exit(1);
+  }
+  REQUIRE_OK(clGetDeviceIDs(env->platform, CL_DEVICE_TYPE_CPU, 1,
+                            &env->device, NULL));
+  cl_int err;
+  env->context = clCreateContext(NULL, 1, &env->device, NULL, NULL, &err);
+  REQUIRE_OK(err);
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                 CL_QUEUE_PROFILING_ENABLE, 0};
+  env->queue = clCreateCommandQueueWithProperties(env->context, env->device,
+                                                  props, &err);
+  REQUIRE_OK(err);
+}
+
+void test_teardown(test_env *env) {
+  REQUIRE_OK(clFinish(env->queue));
+  REQUIRE_OK(clReleaseCommandQueue(env->queue));
+  REQUIRE_OK(clReleaseContext(env->context));
+}
+
+cl_program test_build(test_env *env, const char *source, const char *options) {
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env->context, 1, &source, NULL, &err);
+  REQUIRE_OK(err);
+  err = clBuildProgram(p, 1, &env->device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    char log[16384] = "";
+    clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
+                          NULL);
+    fprintf(stderr, "build failed (%d):\n%s\n", err, log);
+    exit(1);
+  }
+  return p;
+}
+
+int test_finish(const char *name) {
+  if (test_failures) {
+    fprintf(stderr, "%s: %d check(s) failed\n", name, test_failures);
+    return 1;
+  }
+  printf("%s: all checks passed\n", name);
+  return 0;
+}

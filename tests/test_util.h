@@ -1,0 +1,66 @@
+/* This file declares the helpers every test shares: assertions that say
+ * what they compare, and the Skein platform/device/context/queue set-up
+ * through the ICD loader. */
+#ifndef SKEIN_TEST_UTIL_H
+#define SKEIN_TEST_UTIL_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#define CL_USE_DEPRECATED_OPENCL_2_0_APIS
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern int test_failures;
+
+#define CHECK(cond)                                                        \
+  do {                                                                     \
+    if (!(cond)) {                                                         \
+      fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__,     \
+              #cond);                                                      \
+      test_failures++;                                                     \
+    }                                                                      \
+  } while (0)
+
+/* Compares two integers (e.g. cl_int error codes), printing both. */
+#define CHECK_EQ(a, b)                                                     \
+  do {                                                                     \
+    long long check_a_ = (long long)(a), check_b_ = (long long)(b);        \
+    if (check_a_ != check_b_) {                                            \
+      fprintf(stderr, "%s:%d: CHECK_EQ failed: %s == %s (%lld vs %lld)\n", \
+              __FILE__, __LINE__, #a, #b, check_a_, check_b_);             \
+      test_failures++;                                                     \
+    }                                                                      \
+  } while (0)
+
+/* Like CHECK_EQ with CL_SUCCESS, but aborts the test: later steps would
+ * only fail confusingly. */
+#define REQUIRE_OK(expr)                                                   \
+  do {                                                                     \
+    cl_int require_err_ = (expr);                                          \
+    if (require_err_ != CL_SUCCESS) {                                      \
+      fprintf(stderr, "%s:%d: %s returned %d\n", __FILE__, __LINE__,       \
+              #expr, require_err_);                                        \
+      exit(1);                                                             \
+    }                                                                      \
+  } while (0)
+
+/* The Skein platform and its CPU device (exits if absent). */
+typedef struct test_env {
+  cl_platform_id platform;
+  cl_device_id device;
+  cl_context context;
+  cl_command_queue queue;      /* in-order, profiling enabled */
+} test_env;
+
+void test_setup(test_env *env);
+void test_teardown(test_env *env);
+
+/* Builds source with options; on failure prints the log and exits. */
+cl_program test_build(test_env *env, const char *source, const char *options);
+
+/* Prints "N passed, N failed"-style summary; returns the exit code. */
+int test_finish(const char *name);
+
+#endif
