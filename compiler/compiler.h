@@ -1,7 +1,22 @@
 /* This file is the public interface of compiler/: OpenCL C source to
  * JIT-compiled work-group functions, with the metadata the runtime needs
  * about each kernel. It knows nothing of queues, events or cl_* objects;
- * the runtime owns those and calls in here. */
+ * the runtime owns those and calls in here.
+ *
+ * Environment variables (debugging):
+ *   SKEIN_DUMP=ir        print the IR of every stage of every build to
+ *                        stderr; or a comma-separated list of stages:
+ *                        frontend (Clang's output), linked (work-group
+ *                        functions generated, builtins linked), lowered
+ *                        (kernels inlined, work-item builtins replaced),
+ *                        optimized (after default<O3>, what the JIT gets);
+ *                        "time" prints each stage's duration instead.
+ *   SKEIN_INTERLEAVE=n   vector chains interleaved in the work-item loop
+ *                        of kernels with long floating-point bodies
+ *                        (default 4; see wg_gen.c).
+ *
+ * Each program owns one ORC LLJIT instance: destroying the program frees
+ * its machine code, and concurrent builds share no LLVM state. */
 #ifndef SKEIN_COMPILER_H
 #define SKEIN_COMPILER_H
 

@@ -14,6 +14,7 @@ typedef struct rt_event_callback {
   void(CL_CALLBACK *fn)(cl_event, cl_int, void *);
   void *user_data;
   cl_int trigger;                    /* CL_SUBMITTED, CL_RUNNING, CL_COMPLETE */
+  bool fired;
   struct rt_event_callback *next;
 } rt_event_callback;
 
@@ -39,6 +40,12 @@ struct _cl_event {
   bool ready_pushed;                 /* handed to the executor or inline */
   cl_event *dependents;              /* events waiting for this one */
   unsigned num_dependents, cap_dependents;
+  /* Set by rt_command_create, consumed by rt_command_submit. */
+  cl_event *waits;                   /* retained wait list */
+  unsigned num_waits;
+  bool wait_all;                     /* marker/barrier with no wait list:
+                                        waits for every earlier command */
+  bool blocks_later;                 /* barrier: later commands wait for it */
   /* The command: set by the creator before rt_command_submit. */
   rt_command_run_fn run;
   rt_command_free_fn free_payload;
@@ -51,6 +58,9 @@ struct _cl_event {
  * ctx is not NULL) in ctx. */
 cl_int rt_check_wait_list(cl_context ctx, cl_uint num_events,
                           const cl_event *wait_list);
+
+/* Creates a user event (status CL_SUBMITTED, no queue) in ctx. */
+cl_event rt_user_event_create(cl_context ctx, cl_int *err);
 
 /* Creates a command on queue q (valid, checked by the caller) that depends
  * on the wait list (checked here: returns NULL with *err set to the spec's
@@ -65,6 +75,9 @@ cl_event rt_command_create(cl_command_queue q, cl_command_type type,
  * reference is consumed. */
 cl_int rt_command_submit(cl_event ev, bool blocking, cl_event *event_out);
 
+/* True if ev has completed or failed (takes its lock). */
+bool rt_event_is_done(cl_event ev);
+
 /* Waits until ev completes (or fails); returns its final status. */
 cl_int rt_event_wait(cl_event ev);
 
@@ -75,5 +88,13 @@ void rt_event_set_status(cl_event ev, cl_int status);
 
 /* Drops a reference; frees the event on the last one. */
 void rt_event_release(cl_event ev);
+
+/* Executes a ready command (status CL_SUBMITTED, no pending
+ * dependencies): runs it and completes it. Used by the executor thread
+ * and by blocking calls that run their command inline. */
+void rt_command_execute(cl_event ev);
+
+/* Hands a ready command to the executor thread (runtime/executor.c). */
+void rt_executor_push(cl_event ev);
 
 #endif

@@ -6,6 +6,12 @@
 #include "object.h"
 #include <pthread.h>
 
+/* One live mapping (clEnqueueMapBuffer not yet unmapped). */
+typedef struct rt_mapping {
+  void *ptr;
+  struct rt_mapping *next;
+} rt_mapping;
+
 typedef struct rt_mem_callback {
   void(CL_CALLBACK *fn)(cl_mem, void *);
   void *user_data;
@@ -28,6 +34,7 @@ struct _cl_mem {
   size_t num_props;
   pthread_mutex_t lock;             /* guards below */
   unsigned map_count;
+  rt_mapping *mappings;
   rt_mem_callback *destructors;
 };
 

@@ -21,6 +21,12 @@ struct _cl_device_id {
   unsigned simd_bytes;          /* widest vector register: 16, 32 or 64 */
   bool has_fp16;
   cc_device_caps caps;          /* what kernels compile against */
+  char name[128];               /* CPU model name from /proc/cpuinfo */
+  char vendor[16];              /* CPUID vendor string */
+  cl_uint vendor_id;            /* PCI vendor id of the CPU maker, or 0 */
+  cl_uint max_clock_mhz;        /* 0 if the OS does not say */
+  cl_uint cacheline_size;       /* bytes of a data cache line */
+  cl_ulong cache_size;          /* bytes of the last-level data cache */
 };
 
 /* The platform and device singletons (initialised on first call). */
@@ -33,6 +39,9 @@ const char *rt_platform_extensions(void);
 /* CL_DEVICE_HOST_UNIFIED_MEMORY etc. need nothing more; base alignment of
  * every buffer, in bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits). */
 #define RT_MEM_ALIGN 128
+
+/* The driver's version string (CL_DRIVER_VERSION). */
+#define RT_DRIVER_VERSION "0.1"
 
 /* Nanoseconds of CLOCK_MONOTONIC: device and host timer, profiling. */
 cl_ulong rt_now_ns(void);

@@ -17,7 +17,11 @@ struct _cl_command_queue {
   pthread_mutex_t lock;                /* guards the fields below */
   pthread_cond_t idle;                 /* broadcast when outstanding hits 0 */
   cl_event last;                       /* newest command (retained) */
-  cl_event barrier;                    /* newest barrier/marker (retained) */
+  cl_event barrier;                    /* newest barrier (retained) */
+  cl_event *live;                      /* submitted, maybe not complete:
+                                          what a wait-all marker waits for
+                                          (retained; pruned on submit) */
+  unsigned num_live, cap_live;
   unsigned outstanding;                /* submitted, not complete */
 };
 

@@ -20,21 +20,40 @@ typedef struct sched_job {
 } sched_job;
 
 /* Starts the pool (idempotent, thread-safe). num_threads 0 means one per
- * core, or SKEIN_NUM_THREADS if set. Returns 0 or -1 if no thread could be
- * started. */
+ * core, or SKEIN_NUM_THREADS if set. Returns 0, or -1 if the pool could not
+ * be set up (no memory for the local memory blocks); the runtime checks
+ * this once at start-up. The thread calling sched_run() runs groups too,
+ * so threads that fail to start only lower sched_num_workers(). */
 int sched_init(unsigned num_threads);
 
-/* Number of workers (>= 1); starts the pool if needed. */
+/* Number of compute units (>= 1): background workers plus the calling
+ * thread; starts the pool if needed. */
 unsigned sched_num_workers(void);
 
-/* The largest local_mem_size a job may ask for. */
+/* The largest local_mem_size a job may ask for: 128 KiB, twice the
+ * CL_DEVICE_LOCAL_MEM_SIZE the device reports, for alignment padding and
+ * the compiler's own per-group scratch. */
 size_t sched_max_local_mem(void);
 
 /* Runs every group of job and returns when all have finished. May be
- * called from several threads at once; the calling thread helps. */
+ * called from several threads at once; the calling thread runs groups
+ * too (unless SKEIN_SCHED_CALLER=sleep, see pool.c). Never
+ * allocates. Preconditions: local_mem_size <= sched_max_local_mem(); not
+ * called from inside a group function. *job may be reused on return. */
 void sched_run(const sched_job *job);
 
-/* Stops the workers (at library unload). */
+/* Pins the calling thread to the cores the pool leaves to its callers
+ * (those no background worker is bound to; core 0 on a machine with one
+ * worker per core). For a long-lived thread that calls sched_run() often,
+ * such as the runtime's executor, so that it never shares a core with a
+ * worker. Optional (on a shared 2-core machine it measured no faster than
+ * leaving placement to the OS); starts the pool if needed; a no-op if
+ * hwloc failed or no core is free. */
+void sched_bind_caller(void);
+
+/* Stops and joins the workers (at library unload). Safe if the pool never
+ * started; sched_init() may start it again. Precondition: no sched_run()
+ * is in flight. */
 void sched_shutdown(void);
 
 #endif

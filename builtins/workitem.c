@@ -1,0 +1,108 @@
+/* This file contains the work-item helpers the generated work-group
+ * functions call in place of the OpenCL work-item builtins (get_global_id
+ * and friends). It is compiled as C to bitcode, so it is also where the
+ * compiler takes the IR layout of skein_launch and skein_group from. */
+#include "abi.h"
+
+/* The helpers take the current local ids as values (the work-group loop's
+ * induction variables) instead of reading skein_group.local_id, so the
+ * optimiser sees get_local_id(0) as the x-loop variable and vectorises.
+ * Dimension indices past 2 give the spec's out-of-range results (id 0,
+ * size 1); dimensions past work_dim are already 0/1 in the launch. */
+#define PICK(v, d) ((d) == 0 ? (v)[0] : (d) == 1 ? (v)[1] : (v)[2])
+
+static inline uint64_t pick_id(uint64_t lx, uint64_t ly, uint64_t lz,
+                               uint32_t d) {
+  return d == 0 ? lx : d == 1 ? ly : lz;
+}
+
+/* Every helper below is the body of the work-item builtin of the same
+ * name; g is the group being run, lx/ly/lz the current work-item. */
+
+__attribute__((always_inline)) uint32_t
+__skein_get_work_dim(const skein_group *g, uint64_t lx, uint64_t ly,
+                     uint64_t lz) {
+  (void)lx, (void)ly, (void)lz;
+  return g->launch->work_dim;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_global_size(const skein_group *g, uint64_t lx, uint64_t ly,
+                        uint64_t lz, uint32_t d) {
+  (void)lx, (void)ly, (void)lz;
+  return d < 3 ? PICK(g->launch->global_size, d) : 1;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_global_id(const skein_group *g, uint64_t lx, uint64_t ly,
+                      uint64_t lz, uint32_t d) {
+  if (d >= 3)
+    return 0;
+  return PICK(g->group_id, d) * PICK(g->launch->local_size, d) +
+         pick_id(lx, ly, lz, d) + PICK(g->launch->global_offset, d);
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_local_size(const skein_group *g, uint64_t lx, uint64_t ly,
+                       uint64_t lz, uint32_t d) {
+  (void)lx, (void)ly, (void)lz;
+  return d < 3 ? PICK(g->local_size, d) : 1;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_enqueued_local_size(const skein_group *g, uint64_t lx,
+                                uint64_t ly, uint64_t lz, uint32_t d) {
+  (void)lx, (void)ly, (void)lz;
+  return d < 3 ? PICK(g->launch->local_size, d) : 1;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_local_id(const skein_group *g, uint64_t lx, uint64_t ly,
+                     uint64_t lz, uint32_t d) {
+  (void)g;
+  return d < 3 ? pick_id(lx, ly, lz, d) : 0;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_num_groups(const skein_group *g, uint64_t lx, uint64_t ly,
+                       uint64_t lz, uint32_t d) {
+  (void)lx, (void)ly, (void)lz;
+  return d < 3 ? PICK(g->launch->num_groups, d) : 1;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_group_id(const skein_group *g, uint64_t lx, uint64_t ly,
+                     uint64_t lz, uint32_t d) {
+  (void)lx, (void)ly, (void)lz;
+  return d < 3 ? PICK(g->group_id, d) : 0;
+}
+
+__attribute__((always_inline)) uint64_t
+__skein_get_global_offset(const skein_group *g, uint64_t lx, uint64_t ly,
+                          uint64_t lz, uint32_t d) {
+  (void)lx, (void)ly, (void)lz;
+  return d < 3 ? PICK(g->launch->global_offset, d) : 0;
+}
+
+/* OpenCL 2.0: ((gz - oz) * gsy + (gy - oy)) * gsx + (gx - ox). */
+__attribute__((always_inline)) uint64_t
+__skein_get_global_linear_id(const skein_group *g, uint64_t lx, uint64_t ly,
+                             uint64_t lz) {
+  const skein_launch *l = g->launch;
+  uint64_t x = g->group_id[0] * l->local_size[0] + lx;
+  uint64_t y = g->group_id[1] * l->local_size[1] + ly;
+  uint64_t z = g->group_id[2] * l->local_size[2] + lz;
+  return (z * l->global_size[1] + y) * l->global_size[0] + x;
+}
+
+/* OpenCL 2.0: (lz * lsy + ly) * lsx + lx, with this group's sizes. */
+__attribute__((always_inline)) uint64_t
+__skein_get_local_linear_id(const skein_group *g, uint64_t lx, uint64_t ly,
+                            uint64_t lz) {
+  return (lz * g->local_size[1] + ly) * g->local_size[0] + lx;
+}
+
+/* The compiler reads the IR types of the ABI structs off these two
+ * globals (their value types), so generated code and C agree on layout. */
+skein_launch __skein_abi_launch_layout;
+skein_group __skein_abi_group_layout;

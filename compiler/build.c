@@ -1,0 +1,563 @@
+/* This file contains the build pipeline: front end (or binary) to module,
+ * builtin linking, work-group function generation, optimisation for the
+ * host CPU and JIT compilation, and the cc_program that owns the result.
+ * Each program gets its own LLJIT instance: dropping a program frees all
+ * its code at once, and concurrent builds share no LLVM state. */
+#include "compiler_internal.h"
+
+#include <llvm-c/Analysis.h>
+#include <llvm-c/BitReader.h>
+#include <llvm-c/BitWriter.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+struct cc_program {
+  LLVMOrcLLJITRef jit;        /* owns the machine code of every kernel */
+  unsigned num_kernels;
+  cc_kernel_info *kernels;
+  unsigned char *binary;      /* cc_program_binary's container */
+  size_t binary_size;
+};
+
+/* Everything one build owns while it runs. */
+typedef struct build {
+  cc_options opts;
+  cc_log log;
+  LLVMOrcThreadSafeContextRef tsc;
+  LLVMContextRef ctx;
+  LLVMModuleRef m;            /* owned until handed to the JIT */
+  LLVMTargetMachineRef tm;
+  bool avx512;
+  cc_program *p;
+  LLVMValueRef *kernels;      /* [p->num_kernels] */
+  cc_wg *wgs;                 /* [p->num_kernels] */
+  double t_last;              /* SKEIN_DUMP=time: end of the last stage */
+} build;
+
+/* SKEIN_DUMP=ir (or all) prints every stage; a stage name prints one. */
+static void dump(LLVMModuleRef m, const char *stage) {
+  if (!cc_dump_enabled("ir") && !cc_dump_enabled(stage))
+    return;
+  char *text = LLVMPrintModuleToString(m);
+  fprintf(stderr, "; ---- SKEIN_DUMP stage %s ----\n%s", stage, text);
+  LLVMDisposeMessage(text);
+}
+
+/* SKEIN_DUMP=time prints how long each stage took (ms, to stderr). */
+static void stage_done(build *b, const char *stage) {
+  if (!cc_dump_enabled("time"))
+    return;
+  struct timespec ts;
+  clock_gettime(CLOCK_MONOTONIC, &ts);
+  double t = ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+  if (b->t_last > 0)
+    fprintf(stderr, "skein: %-10s %7.2f ms\n", stage, t - b->t_last);
+  b->t_last = t;
+}
+
+/* LLVM reports errors (bad bitcode, link conflicts) through the context;
+ * without a handler it would exit the process. */
+static void on_diagnostic(LLVMDiagnosticInfoRef di, void *ctx) {
+  cc_log *log = ctx;
+  LLVMDiagnosticSeverity s = LLVMGetDiagInfoSeverity(di);
+  if (!log || s == LLVMDSRemark || s == LLVMDSNote)
+    return;   /* after the build, or not build-log material */
+  char *text = LLVMGetDiagInfoDescription(di);
+  cc_log_printf(log, "%s: %s\n", s == LLVMDSError ? "error" : "warning",
+                text);
+  LLVMDisposeMessage(text);
+}
+
+static void build_begin(build *b) {
+  cc_llvm_init();
+  b->tsc = LLVMOrcCreateNewThreadSafeContext();
+  b->ctx = LLVMOrcThreadSafeContextGetContext(b->tsc);
+  LLVMContextSetDiagnosticHandler(b->ctx, on_diagnostic, &b->log);
+  stage_done(b, "start");
+}
+
+/* Logs an LLVM error and consumes it. */
+static cc_status llvm_failed(build *b, LLVMErrorRef err, const char *what) {
+  char *msg = LLVMGetErrorMessage(err);
+  cc_log_printf(&b->log, "error: %s: %s\n", what, msg);
+  LLVMDisposeErrorMessage(msg);
+  return CC_BUILD_FAILED;
+}
+
+/* Clang's kernel calling convention means nothing to the x86 back end;
+ * kernels become plain functions the work-group function calls. */
+static void drop_spir_calling_conventions(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv ||
+        LLVMGetFunctionCallConv(f) == LLVMSPIRFUNCCallConv)
+      LLVMSetFunctionCallConv(f, LLVMCCallConv);
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i))
+          LLVMSetInstructionCallConv(i, LLVMCCallConv);
+  }
+}
+
+/* Collects the kernels and their metadata. */
+static cc_status find_kernels(build *b) {
+  unsigned n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f))
+    n += !LLVMIsDeclaration(f) &&
+         LLVMGetFunctionCallConv(f) == LLVMSPIRKERNELCallConv;
+  b->kernels = calloc(n + 1, sizeof(*b->kernels));
+  b->wgs = calloc(n + 1, sizeof(*b->wgs));
+  b->p->kernels = calloc(n + 1, sizeof(*b->p->kernels));
+  if (!b->kernels || !b->wgs || !b->p->kernels)
+    return CC_OUT_OF_MEMORY;
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f) ||
+        LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
+      continue;
+    unsigned k = b->p->num_kernels++;
+    b->kernels[k] = f;
+    if (!cc_kernel_info_fill(b->m, f, b->opts.kernel_arg_info,
+                             &b->p->kernels[k]))
+      return CC_OUT_OF_MEMORY;
+  }
+  return CC_OK;
+}
+
+/* Loop mode cannot run a kernel that waits for its whole group: refuse
+ * it rather than run it wrongly (fiber mode comes later). */
+static cc_status check_barriers(build *b) {
+  cc_status st = CC_OK;
+  for (unsigned k = 0; k < b->p->num_kernels; k++) {
+    const char *what = NULL;
+    if (cc_reaches_barrier(b->kernels[k], &what)) {
+      b->p->kernels[k].uses_barriers = true;
+      char *callee = cc_demangle(what);
+      cc_log_printf(&b->log, "error: kernel %s uses barriers: not supported "
+                    "yet (it calls %s)\n", b->p->kernels[k].name,
+                    callee ? callee : what);
+      free(callee);
+      st = CC_BUILD_FAILED;
+    }
+  }
+  return st;
+}
+
+/* Sets the host triple and data layout on m. */
+static void set_target(build *b, LLVMModuleRef m) {
+  char *triple = LLVMGetTargetMachineTriple(b->tm);
+  LLVMSetTarget(m, triple);
+  LLVMDisposeMessage(triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(b->tm);
+  char *layout = LLVMCopyStringRepOfTargetData(td);
+  LLVMSetDataLayout(m, layout);
+  LLVMDisposeMessage(layout);
+  LLVMDisposeTargetData(td);
+}
+
+/* Loads the embedded builtin library lazily (the linker materialises
+ * only what the program uses) and reads the ABI struct types off it. */
+static cc_status load_builtins(build *b, LLVMModuleRef *bm,
+                               cc_abi_types *abi) {
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
+      (const char *)cc_builtins_bc, (size_t)cc_builtins_bc_size,
+      "skein_builtins", 0);
+  if (LLVMGetBitcodeModuleInContext2(b->ctx, buf, bm)) {
+    LLVMDisposeMemoryBuffer(buf);
+    cc_log_printf(&b->log, "error: cannot load the builtin library\n");
+    return CC_BUILD_FAILED;
+  }
+  set_target(b, *bm);
+  LLVMValueRef launch = LLVMGetNamedGlobal(*bm, "__skein_abi_launch_layout");
+  LLVMValueRef group = LLVMGetNamedGlobal(*bm, "__skein_abi_group_layout");
+  if (!launch || !group) {
+    cc_log_printf(&b->log, "error: builtin library lacks the ABI types\n");
+    return CC_BUILD_FAILED;
+  }
+  abi->launch = LLVMGlobalGetValueType(launch);
+  abi->group = LLVMGlobalGetValueType(group);
+  return CC_OK;
+}
+
+/* A builtin the library does not define yet must fail the build by name,
+ * not resolve against the host's libc or libm at JIT time. */
+static cc_status check_undefined(build *b) {
+  cc_status st = CC_OK;
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
+        !LLVMGetFirstUse(f) || cc_is_workitem_builtin(name))
+      continue;
+    char *pretty = cc_demangle(name);
+    cc_log_printf(&b->log, "error: undefined function '%s' [%s] (a built-in "
+                  "Skein does not provide yet?)\n", pretty ? pretty : name,
+                  name);
+    free(pretty);
+    st = CC_BUILD_FAILED;
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(b->m); g;
+       g = LLVMGetNextGlobal(g)) {
+    size_t len;
+    if (LLVMIsDeclaration(g) && LLVMGetFirstUse(g)) {
+      cc_log_printf(&b->log, "error: undefined variable '%s'\n",
+                    LLVMGetValueName2(g, &len));
+      st = CC_BUILD_FAILED;
+    }
+  }
+  return st;
+}
+
+static bool is_wg_function(build *b, LLVMValueRef f) {
+  for (unsigned k = 0; k < b->p->num_kernels; k++)
+    if (b->wgs[k].fn == f)
+      return true;
+  return false;
+}
+
+static void set_fn_attr(LLVMValueRef f, const char *key, const char *val) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+  LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex,
+                          LLVMCreateStringAttribute(
+                              ctx, key, (unsigned)strlen(key), val,
+                              (unsigned)strlen(val)));
+}
+
+/* Only the work-group functions stay visible (the rest is inlined or
+ * dropped); every function is compiled for the host CPU, with 512-bit
+ * vectors where AVX-512 makes them worthwhile. */
+static void prepare_module(build *b) {
+  char *cpu = LLVMGetHostCPUName();
+  char *features = LLVMGetHostCPUFeatures();
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMIsDeclaration(f))
+      continue;
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    /* The work-item helpers get their callers only in lower_all: the
+     * always-inline pass would delete them as dead if internal now. */
+    bool helper = strncmp(name, "__skein_get_", 12) == 0;
+    if (!is_wg_function(b, f) && !helper) {
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+      LLVMSetVisibility(f, LLVMDefaultVisibility);
+    }
+    set_fn_attr(f, "target-cpu", cpu);
+    set_fn_attr(f, "target-features", features);
+    if (b->avx512)
+      set_fn_attr(f, "prefer-vector-width", "512");
+  }
+  for (LLVMValueRef g = LLVMGetFirstGlobal(b->m); g;
+       g = LLVMGetNextGlobal(g)) {
+    size_t len;
+    if (!LLVMIsDeclaration(g) &&
+        strncmp(LLVMGetValueName2(g, &len), "llvm.", 5) != 0) {
+      LLVMSetLinkage(g, LLVMInternalLinkage);
+      LLVMSetVisibility(g, LLVMDefaultVisibility);
+    }
+  }
+  LLVMDisposeMessage(cpu);
+  LLVMDisposeMessage(features);
+}
+
+static cc_status run_passes(build *b, const char *pipeline) {
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
+  LLVMPassBuilderOptionsSetSLPVectorization(o, 1);
+  LLVMPassBuilderOptionsSetLoopInterleaving(o, 1);
+  LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
+  LLVMErrorRef err = LLVMRunPasses(b->m, pipeline, b->tm, o);
+  LLVMDisposePassBuilderOptions(o);
+  return err ? llvm_failed(b, err, pipeline) : CC_OK;
+}
+
+/* Lowers every work-group function and drops the work-item builtin
+ * declarations, which must have no uses left. */
+static cc_status lower_all(build *b) {
+  for (unsigned k = 0; k < b->p->num_kernels; k++)
+    cc_wg_lower(b->m, &b->wgs[k], &b->p->kernels[k].static_local_mem_size);
+  cc_status st = CC_OK;
+  LLVMValueRef next;
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f; f = next) {
+    next = LLVMGetNextFunction(f);
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!cc_is_workitem_builtin(name))
+      continue;
+    if (LLVMGetFirstUse(f)) {
+      cc_log_printf(&b->log, "error: %s called outside a kernel's call "
+                    "tree\n", name);
+      st = CC_BUILD_FAILED;
+    } else {
+      LLVMDeleteFunction(f);
+    }
+  }
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    if (!LLVMIsDeclaration(f) &&
+        strncmp(LLVMGetValueName2(f, &len), "__skein_get_", 12) == 0)
+      LLVMSetLinkage(f, LLVMInternalLinkage);
+  }
+  return st;
+}
+
+static cc_status verify(build *b) {
+  char *msg = NULL;
+  if (LLVMVerifyModule(b->m, LLVMReturnStatusAction, &msg)) {
+    cc_log_printf(&b->log, "error: internal compiler error: %s\n", msg);
+    LLVMDisposeMessage(msg);
+    return CC_BUILD_FAILED;
+  }
+  LLVMDisposeMessage(msg);
+  return CC_OK;
+}
+
+/* Per work-item private memory: the work-group function's stack slots
+ * after optimisation (each work-item reuses them in loop mode). */
+static void estimate_private(build *b) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(b->m);
+  for (unsigned k = 0; k < b->p->num_kernels; k++) {
+    LLVMValueRef fn = b->wgs[k].fn;
+    size_t total = 0;
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsAAllocaInst(i))
+          total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+    b->p->kernels[k].private_mem_size = total;
+  }
+}
+
+/* Hands the module to a new LLJIT and looks up every work-group
+ * function (this is when machine code is generated). */
+static cc_status jit(build *b) {
+  LLVMOrcJITTargetMachineBuilderRef jtmb;
+  LLVMErrorRef err = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
+  if (err)
+    return llvm_failed(b, err, "host detection");
+  LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, jtmb);
+  if ((err = LLVMOrcCreateLLJIT(&b->p->jit, jb)))
+    return llvm_failed(b, err, "JIT creation");
+  stage_done(b, "jit-create");
+  LLVMOrcThreadSafeModuleRef tsm =
+      LLVMOrcCreateNewThreadSafeModule(b->m, b->tsc);
+  b->m = NULL;
+  err = LLVMOrcLLJITAddLLVMIRModule(
+      b->p->jit, LLVMOrcLLJITGetMainJITDylib(b->p->jit), tsm);
+  if (err)
+    return llvm_failed(b, err, "JIT");
+  for (unsigned k = 0; k < b->p->num_kernels; k++) {
+    char name[strlen(b->p->kernels[k].name) + 16];
+    snprintf(name, sizeof(name), "__skein_wg_%s", b->p->kernels[k].name);
+    LLVMOrcExecutorAddress addr;
+    if ((err = LLVMOrcLLJITLookup(b->p->jit, &addr, name)))
+      return llvm_failed(b, err, "JIT");
+    b->p->kernels[k].wg = (skein_wg_fn)(uintptr_t)addr;
+  }
+  /* The context lives on in the JIT; the log does not. */
+  LLVMContextSetDiagnosticHandler(b->ctx, on_diagnostic, NULL);
+  return CC_OK;
+}
+
+/* Links the builtins and generates the work-group functions. */
+static cc_status link_and_generate(build *b) {
+  LLVMModuleRef bm;
+  cc_abi_types abi;
+  cc_status st = load_builtins(b, &bm, &abi);
+  if (st != CC_OK)
+    return st;
+  drop_spir_calling_conventions(b->m);
+  for (unsigned k = 0; k < b->p->num_kernels; k++)
+    cc_wg_generate(b->m, &abi, b->kernels[k], &b->wgs[k]);
+  if (!cc_link_only_needed(b->m, bm)) {
+    cc_log_printf(&b->log, "error: linking the builtin library failed\n");
+    return CC_BUILD_FAILED;
+  }
+  stage_done(b, "link");
+  dump(b->m, "linked");
+  return check_undefined(b);
+}
+
+/* Everything after the module exists: shared by source and binary. */
+static cc_status backend(build *b) {
+  b->tm = cc_host_target_machine(&b->log, &b->avx512);
+  if (!b->tm)
+    return CC_BUILD_FAILED;
+  set_target(b, b->m);
+  cc_status st = find_kernels(b);
+  if (st == CC_OK)
+    st = check_barriers(b);
+  if (st == CC_OK)
+    st = link_and_generate(b);
+  if (st != CC_OK)
+    return st;
+  cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
+  prepare_module(b);
+  if ((st = run_passes(b, "always-inline")) != CC_OK ||
+      (st = lower_all(b)) != CC_OK || (st = verify(b)) != CC_OK)
+    return st;
+  stage_done(b, "lower");
+  dump(b->m, "lowered");
+  st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
+  if (st != CC_OK)
+    return st;
+  stage_done(b, "optimize");
+  dump(b->m, "optimized");
+  estimate_private(b);
+  st = jit(b);
+  stage_done(b, "jit");
+  return st;
+}
+
+/* Frees everything the build still owns and hands over the results. */
+static cc_status build_end(build *b, cc_status st, cc_program **out,
+                           char **log) {
+  if (b->m)
+    LLVMDisposeModule(b->m);
+  if (b->tsc)
+    LLVMOrcDisposeThreadSafeContext(b->tsc);
+  if (b->tm)
+    LLVMDisposeTargetMachine(b->tm);
+  free(b->kernels);
+  free(b->wgs);
+  cc_options_free(&b->opts);
+  if (st == CC_OK && b->log.oom)
+    st = CC_OUT_OF_MEMORY;
+  if (st != CC_OK && b->p) {
+    cc_program_destroy(b->p);
+    b->p = NULL;
+  }
+  *out = b->p;
+  if (log)
+    *log = b->log.buf;
+  else
+    free(b->log.buf);
+  return st;
+}
+
+/* The front end: source to module; the binary keeps its bitcode. */
+static cc_status frontend(build *b, const char *source, size_t length,
+                          const char *options) {
+  if (!cc_clang_compile(b->ctx, source, length,
+                        (const char *const *)b->opts.argv, b->opts.argc,
+                        &b->m, &b->log))
+    return CC_BUILD_FAILED;
+  stage_done(b, "frontend");
+  dump(b->m, "frontend");
+  LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(b->m);
+  b->p->binary = cc_binary_pack(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc),
+                                options, &b->p->binary_size);
+  LLVMDisposeMemoryBuffer(bc);
+  return b->p->binary ? CC_OK : CC_OUT_OF_MEMORY;
+}
+
+cc_status cc_build_source(const char *source, size_t length,
+                          const char *options, const cc_device_caps *caps,
+                          cc_program **out, char **log) {
+  build b;
+  memset(&b, 0, sizeof(b));
+  cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
+  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
+    st = CC_OUT_OF_MEMORY;
+  if (st == CC_OK) {
+    build_begin(&b);
+    st = frontend(&b, source, length, options);
+  }
+  if (st == CC_OK)
+    st = backend(&b);
+  return build_end(&b, st, out, log);
+}
+
+/* Parses the bitcode of a validated container into the build. */
+static cc_status load_binary(build *b, const unsigned char *binary,
+                             size_t size) {
+  const unsigned char *bc;
+  size_t bc_size;
+  const char *stored;
+  if (!cc_binary_unpack(binary, size, &bc, &bc_size, &stored, &b->log))
+    return CC_INVALID_BINARY;
+  if (!(b->p->binary = malloc(size)))
+    return CC_OUT_OF_MEMORY;
+  memcpy(b->p->binary, binary, size);
+  b->p->binary_size = size;
+  /* The stored options decide what the front end saw (argument names). */
+  cc_options old;
+  cc_status st = cc_options_parse(stored, NULL, &old, &b->log);
+  b->opts.kernel_arg_info |= old.kernel_arg_info;
+  b->opts.opt_disable |= old.opt_disable;
+  cc_options_free(&old);
+  if (st != CC_OK)
+    return st == CC_INVALID_OPTIONS ? CC_INVALID_BINARY : st;
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+      (const char *)bc, bc_size, "binary");
+  if (LLVMParseBitcodeInContext2(b->ctx, buf, &b->m)) {
+    b->m = NULL;
+    cc_log_printf(&b->log, "error: invalid program binary: bad bitcode\n");
+    st = CC_INVALID_BINARY;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  return st;
+}
+
+cc_status cc_build_binary(const unsigned char *binary, size_t size,
+                          const char *options, const cc_device_caps *caps,
+                          cc_program **out, char **log) {
+  build b;
+  memset(&b, 0, sizeof(b));
+  cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
+  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
+    st = CC_OUT_OF_MEMORY;
+  if (st == CC_OK) {
+    build_begin(&b);
+    st = load_binary(&b, binary, size);
+  }
+  if (st == CC_OK)
+    st = backend(&b);
+  return build_end(&b, st, out, log);
+}
+
+const unsigned char *cc_program_binary(const cc_program *p, size_t *size) {
+  *size = p->binary_size;
+  return p->binary;
+}
+
+unsigned cc_program_num_kernels(const cc_program *p) {
+  return p->num_kernels;
+}
+
+const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i) {
+  return i < p->num_kernels ? &p->kernels[i] : NULL;
+}
+
+const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
+                                             const char *name) {
+  for (unsigned k = 0; k < p->num_kernels; k++)
+    if (strcmp(p->kernels[k].name, name) == 0)
+      return &p->kernels[k];
+  return NULL;
+}
+
+void cc_program_destroy(cc_program *p) {
+  if (!p)
+    return;
+  if (p->jit)
+    LLVMConsumeError(LLVMOrcDisposeLLJIT(p->jit));
+  for (unsigned k = 0; k < p->num_kernels; k++)
+    cc_kernel_info_free(&p->kernels[k]);
+  free(p->kernels);
+  free(p->binary);
+  free(p);
+}

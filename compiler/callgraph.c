@@ -1,0 +1,126 @@
+/* This file contains the call-graph walks of the work-group function
+ * generator: whether a kernel reaches a barrier or collective (loop mode
+ * cannot run it), and which functions must be inlined into the
+ * work-group function because they read work-item state. */
+#include "compiler_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* The function a call instruction calls directly, or NULL. */
+static LLVMValueRef direct_callee(LLVMValueRef inst) {
+  if (!LLVMIsACallInst(inst))
+    return NULL;
+  LLVMValueRef callee = LLVMGetCalledValue(inst);
+  return callee && LLVMIsAFunction(callee) ? callee : NULL;
+}
+
+/* barrier, work_group_barrier and every work_group_* collective: they
+ * need all work-items of the group in flight (fiber or region mode). */
+static bool is_barrier_like(const char *name) {
+  return strcmp(name, "_Z7barrierj") == 0 || strstr(name, "work_group_");
+}
+
+/* Depth-first search from fn; seen holds visited functions. */
+static bool reaches(LLVMValueRef fn, LLVMValueRef **seen, size_t *nseen,
+                    const char **what) {
+  for (size_t i = 0; i < *nseen; i++)
+    if ((*seen)[i] == fn)
+      return false;
+  LLVMValueRef *grown = realloc(*seen, sizeof(**seen) * (*nseen + 1));
+  if (!grown)
+    return false;
+  *seen = grown;
+  (*seen)[(*nseen)++] = fn;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef callee = direct_callee(i);
+      if (!callee)
+        continue;
+      size_t len;
+      const char *name = LLVMGetValueName2(callee, &len);
+      if (is_barrier_like(name)) {
+        *what = name;
+        return true;
+      }
+      if (reaches(callee, seen, nseen, what))
+        return true;
+    }
+  return false;
+}
+
+bool cc_reaches_barrier(LLVMValueRef fn, const char **what) {
+  LLVMValueRef *seen = NULL;
+  size_t nseen = 0;
+  bool r = reaches(fn, &seen, &nseen, what);
+  free(seen);
+  return r;
+}
+
+/* Marks the functions cc_mark_workitem_inline chose (builtins carry
+ * alwaysinline of their own, so that attribute cannot tell). */
+#define MARK "skein-workitem"
+
+static bool marked(LLVMValueRef fn) {
+  return LLVMGetStringAttributeAtIndex(fn, LLVMAttributeFunctionIndex, MARK,
+                                       sizeof(MARK) - 1) != NULL;
+}
+
+/* True if fn calls a work-item builtin or a marked function. */
+static bool calls_workitem(LLVMValueRef fn) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef callee = direct_callee(i);
+      size_t len;
+      if (callee &&
+          (cc_is_workitem_builtin(LLVMGetValueName2(callee, &len)) ||
+           marked(callee)))
+        return true;
+    }
+  return false;
+}
+
+/* Makes fn always-inline, dropping what would forbid it. */
+static void force_inline(LLVMValueRef fn) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
+  static const char *const drop[] = {"noinline", "optnone"};
+  for (int k = 0; k < 2; k++)
+    LLVMRemoveEnumAttributeAtIndex(
+        fn, LLVMAttributeFunctionIndex,
+        LLVMGetEnumAttributeKindForName(drop[k], strlen(drop[k])));
+  LLVMAddAttributeAtIndex(
+      fn, LLVMAttributeFunctionIndex,
+      LLVMCreateEnumAttribute(
+          ctx, LLVMGetEnumAttributeKindForName("alwaysinline", 12), 0));
+  LLVMAddAttributeAtIndex(
+      fn, LLVMAttributeFunctionIndex,
+      LLVMCreateStringAttribute(ctx, MARK, sizeof(MARK) - 1, "", 0));
+}
+
+void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
+                             unsigned n) {
+  for (unsigned i = 0; i < n; i++)
+    force_inline(kernels[i]);
+  /* Fixpoint: OpenCL C has no recursion, so this ends within the depth
+   * of the call graph. */
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+         f = LLVMGetNextFunction(f)) {
+      size_t len;
+      const char *name = LLVMGetValueName2(f, &len);
+      /* The work-group functions are the roots everything inlines into. */
+      if (LLVMIsDeclaration(f) || marked(f) ||
+          strncmp(name, "__skein_wg_", 11) == 0)
+        continue;
+      if (calls_workitem(f)) {
+        force_inline(f);
+        changed = true;
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+// This file runs the Clang front end in process: OpenCL C source to an
+// LLVM module. It is C++ because Clang has no C API to run the front end
+// (libclang's C API parses and indexes but cannot emit LLVM IR).
+#include "compiler_internal.h"
+
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/CodeGen/CodeGenAction.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/CompilerInvocation.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/PreprocessorOptions.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+// The fixed part of every cc1 command line: the host triple with SPIR's
+// address-space numbering, the OpenCL default header, and no LLVM passes
+// (the compiler runs its own pipeline after generating work-group
+// functions). -cl-kernel-arg-info is always on; whether names are shown
+// is decided from the user's options.
+static const char *const fixed_args[] = {
+  "-triple", "x86_64-unknown-linux-gnu", "-ffake-address-space-map",
+  "-x", "cl", "-finclude-default-header", "-fdeclare-opencl-builtins",
+  "-O2", "-disable-llvm-passes", "-discard-value-names",
+  "-cl-kernel-arg-info", "-Wno-psabi", "-emit-llvm",
+  "-resource-dir", SKEIN_CLANG_RESOURCE_DIR,
+  "-internal-isystem", SKEIN_CLANG_RESOURCE_DIR "/include",
+};
+
+static const char input_name[] = "input.cl";
+
+extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
+                                 size_t length, const char *const *args,
+                                 int nargs, LLVMModuleRef *out,
+                                 cc_log *log) {
+  std::vector<const char *> argv(std::begin(fixed_args),
+                                 std::end(fixed_args));
+  argv.insert(argv.end(), args, args + nargs);
+  argv.push_back(input_name);
+
+  std::string diag_text;
+  llvm::raw_string_ostream diag_os(diag_text);
+  llvm::IntrusiveRefCntPtr<clang::DiagnosticOptions> diag_opts =
+      new clang::DiagnosticOptions();
+  auto *printer = new clang::TextDiagnosticPrinter(diag_os, diag_opts.get());
+  clang::CompilerInstance ci;
+  ci.createDiagnostics(printer, /*ShouldOwnClient=*/true);
+  ci.setVerboseOutputStream(diag_os);   // "1 error generated." goes there
+
+  bool ok = clang::CompilerInvocation::CreateFromArgs(
+      ci.getInvocation(), argv, ci.getDiagnostics());
+  std::unique_ptr<llvm::Module> module;
+  if (ok) {
+    ci.getPreprocessorOpts().addRemappedFile(
+        input_name, llvm::MemoryBuffer::getMemBufferCopy(
+                        llvm::StringRef(source, length), input_name)
+                        .release());
+    clang::EmitLLVMOnlyAction action(llvm::unwrap(ctx));
+    ok = ci.ExecuteAction(action);
+    if (ok)
+      module = action.takeModule();
+    ok = ok && module;
+  }
+  diag_os.flush();
+  cc_log_append(log, diag_text.data(), diag_text.size());
+  if (!ok)
+    return false;
+  *out = llvm::wrap(module.release());
+  return true;
+}

@@ -1,0 +1,156 @@
+/* This file declares the internals shared by the compiler's source files:
+ * the build log, option translation, the Clang and LLVM C++ shims, kernel
+ * metadata, the work-group function generator and the binary container.
+ * Nothing outside compiler/ includes it. */
+#ifndef SKEIN_COMPILER_INTERNAL_H
+#define SKEIN_COMPILER_INTERNAL_H
+
+#include "compiler.h"
+#include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A growable NUL-terminated text buffer: the build log. On allocation
+ * failure it stops growing and sets oom (the build then fails with
+ * CC_OUT_OF_MEMORY). */
+typedef struct cc_log {
+  char *buf;
+  size_t len, cap;
+  bool oom;
+} cc_log;
+
+/* Appends printf-formatted text to log. */
+void cc_log_printf(cc_log *log, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Appends len bytes of text. */
+void cc_log_append(cc_log *log, const char *text, size_t len);
+
+/* The translated build options. argv (malloc'd strings) holds the Clang
+ * cc1 arguments that come from the options and the device caps. */
+typedef struct cc_options {
+  char **argv;
+  int argc;
+  bool kernel_arg_info;   /* -cl-kernel-arg-info: expose argument names */
+  bool opt_disable;       /* -cl-opt-disable */
+} cc_options;
+
+/* Translates an OpenCL build option string (may be NULL) and the device
+ * caps (may be NULL: nothing enabled) into Clang arguments. Returns
+ * CC_INVALID_OPTIONS with a log line for an unknown or malformed option.
+ * The caller frees *out with cc_options_free on every result. */
+cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
+                           cc_options *out, cc_log *log);
+void cc_options_free(cc_options *o);
+
+/* Runs the Clang front end (cc1) in process on source (named input.cl)
+ * with args, producing a module in ctx. Diagnostics go to log. Returns
+ * true and *out on success. (clang_frontend.cpp: Clang has no C API for
+ * this.) */
+bool cc_clang_compile(LLVMContextRef ctx, const char *source, size_t length,
+                      const char *const *args, int nargs,
+                      LLVMModuleRef *out, cc_log *log);
+
+/* Links into dst the definitions of src that dst references (Linker's
+ * LinkOnlyNeeded, which the C API lacks). Consumes src. True on success. */
+bool cc_link_only_needed(LLVMModuleRef dst, LLVMModuleRef src);
+
+/* Replaces every use of global gv inside function fn (including uses
+ * through constant expressions, which are first turned into
+ * instructions) with value repl. */
+void cc_replace_global_in_function(LLVMValueRef gv, LLVMValueRef fn,
+                                   LLVMValueRef repl);
+
+/* True if global gv is used inside function fn, directly or through
+ * constant expressions. */
+bool cc_global_used_in(LLVMValueRef gv, LLVMValueRef fn);
+
+/* The demangled form of an Itanium-mangled name ("sin(float)"), malloc'd;
+ * NULL if it is not one. */
+char *cc_demangle(const char *name);
+
+/* Gives the loop whose latch branch is br a loop ID asking the vectoriser
+ * to interleave count times. */
+void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
+
+/* Initialises LLVM's native target once per process (thread-safe). */
+void cc_llvm_init(void);
+
+/* A TargetMachine for the host CPU and its features (caller disposes);
+ * NULL with a log line if the host target is unavailable. *avx512 tells
+ * whether the host has AVX-512F. */
+LLVMTargetMachineRef cc_host_target_machine(cc_log *log, bool *avx512);
+
+/* Fills ki from kernel's OpenCL metadata (name, arguments, attributes).
+ * want_names: expose argument names. The caller frees ki with
+ * cc_kernel_info_free. False on allocation failure. */
+bool cc_kernel_info_fill(LLVMModuleRef m, LLVMValueRef kernel,
+                         bool want_names, cc_kernel_info *ki);
+void cc_kernel_info_free(cc_kernel_info *ki);
+
+/* The work-group function of one kernel while it is being generated. */
+typedef struct cc_wg {
+  LLVMValueRef kernel;    /* the spir_kernel function */
+  LLVMValueRef fn;        /* __skein_wg_<kernel> */
+  LLVMValueRef group;     /* its skein_group alloca */
+  LLVMValueRef lid[3];    /* the x, y, z loop variables */
+  LLVMValueRef local_mem; /* its local_mem parameter */
+  LLVMValueRef x_latch;   /* the back-edge branch of the x loop */
+} cc_wg;
+
+/* The IR types of the ABI structs, taken from the builtin bitcode. */
+typedef struct cc_abi_types {
+  LLVMTypeRef launch, group;
+} cc_abi_types;
+
+/* Emits __skein_wg_<kernel> (loop mode) into m: builds the group, loads
+ * the arguments from launch->args and loops z, y, x over the local ids
+ * calling the kernel. */
+void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
+                    LLVMValueRef kernel, cc_wg *wg);
+
+/* After the kernel is inlined into wg->fn: replaces work-item builtin
+ * calls by calls to the __skein_get_* helpers and kernel-scope __local
+ * variables by slices of local_mem, and hints interleaving for long
+ * floating-point bodies. *local_size receives the static
+ * local memory size. */
+void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size);
+
+/* True if name is one of the OpenCL work-item builtins cc_wg_lower
+ * replaces (mangled names). */
+bool cc_is_workitem_builtin(const char *name);
+
+/* True if fn can reach (through calls) a barrier or a work-group
+ * collective; *what receives the first such callee's name. */
+bool cc_reaches_barrier(LLVMValueRef fn, const char **what);
+
+/* Makes the kernels and every function that (transitively) calls a
+ * work-item builtin always-inline, so those calls all land in the
+ * work-group function where cc_wg_lower can see the loop variables. */
+void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
+                             unsigned n);
+
+/* The builtin library bitcode embedded by builtins_blob.S. */
+extern const unsigned char cc_builtins_bc[];
+extern const uint64_t cc_builtins_bc_size;
+
+/* Binary container (binary.c). cc_binary_pack returns a malloc'd
+ * container of the bitcode and option string; cc_binary_unpack validates
+ * one and points into it (no copy). */
+unsigned char *cc_binary_pack(const void *bc, size_t bc_size,
+                              const char *options, size_t *size);
+bool cc_binary_unpack(const unsigned char *bin, size_t size,
+                      const unsigned char **bc, size_t *bc_size,
+                      const char **options, cc_log *log);
+
+/* The SKEIN_DUMP environment variable: true if it names stage (a
+ * comma-separated list, or "all"). */
+bool cc_dump_enabled(const char *stage);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

@@ -1,0 +1,77 @@
+// This file contains the few LLVM operations the compiler needs that the
+// LLVM C API lacks: linking only the needed definitions of a module,
+// replacing a global's uses (through constant expressions) inside one
+// function, attaching a loop ID with interleave hints, and demangling
+// names for the build log.
+#include "compiler_internal.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/ReplaceConstant.h>
+#include <llvm/Demangle/Demangle.h>
+#include <llvm/Linker/Linker.h>
+
+#include <memory>
+#include <vector>
+
+extern "C" bool cc_link_only_needed(LLVMModuleRef dst, LLVMModuleRef src) {
+  std::unique_ptr<llvm::Module> from(llvm::unwrap(src));
+  // Linker::linkModules returns true on error.
+  return !llvm::Linker::linkModules(*llvm::unwrap(dst), std::move(from),
+                                    llvm::Linker::LinkOnlyNeeded);
+}
+
+extern "C" void cc_replace_global_in_function(LLVMValueRef gv,
+                                              LLVMValueRef fn,
+                                              LLVMValueRef repl) {
+  auto *global = llvm::cast<llvm::GlobalVariable>(llvm::unwrap(gv));
+  auto *func = llvm::cast<llvm::Function>(llvm::unwrap(fn));
+  llvm::convertUsersOfConstantsToInstructions({global}, func);
+  std::vector<llvm::Use *> uses;
+  for (llvm::Use &u : global->uses())
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(u.getUser()))
+      if (inst->getFunction() == func)
+        uses.push_back(&u);
+  for (llvm::Use *u : uses)
+    u->set(llvm::unwrap(repl));
+}
+
+extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count) {
+  auto *inst = llvm::cast<llvm::Instruction>(llvm::unwrap(br));
+  llvm::LLVMContext &ctx = inst->getContext();
+  llvm::Metadata *hint[] = {
+      llvm::MDString::get(ctx, "llvm.loop.interleave.count"),
+      llvm::ConstantAsMetadata::get(
+          llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), count))};
+  llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(ctx, hint)};
+  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
+  id->replaceOperandWith(0, id);
+  inst->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
+// True if v (a constant) is used, directly or through constant
+// expressions, by an instruction of func.
+static bool used_in(const llvm::Value *v, const llvm::Function *func) {
+  for (const llvm::User *u : v->users()) {
+    if (auto *inst = llvm::dyn_cast<llvm::Instruction>(u)) {
+      if (inst->getFunction() == func)
+        return true;
+    } else if (llvm::isa<llvm::Constant>(u) && used_in(u, func)) {
+      return true;
+    }
+  }
+  return false;
+}
+
+extern "C" bool cc_global_used_in(LLVMValueRef gv, LLVMValueRef fn) {
+  return used_in(llvm::unwrap(gv),
+                 llvm::cast<llvm::Function>(llvm::unwrap(fn)));
+}
+
+extern "C" char *cc_demangle(const char *name) {
+  // itaniumDemangle returns a malloc'd string or nullptr.
+  return llvm::itaniumDemangle(name);
+}

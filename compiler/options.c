@@ -1,0 +1,172 @@
+/* This file contains the translation of OpenCL build options (the string
+ * given to clBuildProgram) and the device caps into Clang cc1 arguments.
+ * Only options the OpenCL 3.0 API spec lists are accepted. */
+#include "compiler_internal.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Appends a copy of s to the argument list; false on allocation failure. */
+static bool push_arg(cc_options *o, const char *s, size_t len) {
+  char **argv = realloc(o->argv, sizeof(*argv) * (size_t)(o->argc + 1));
+  if (!argv)
+    return false;
+  o->argv = argv;
+  char *copy = malloc(len + 1);
+  if (!copy)
+    return false;
+  memcpy(copy, s, len);
+  copy[len] = '\0';
+  o->argv[o->argc++] = copy;
+  return true;
+}
+
+static bool push(cc_options *o, const char *s) {
+  return push_arg(o, s, strlen(s));
+}
+
+/* Builds -cl-ext=-all,+a,+b from the space-separated lists. */
+static bool push_extensions(cc_options *o, const cc_device_caps *caps,
+                            cc_log *log) {
+  cc_log ext = {0};
+  cc_log_printf(&ext, "-cl-ext=-all");
+  const char *lists[2] = {caps ? caps->extensions : NULL,
+                          caps ? caps->features : NULL};
+  for (int i = 0; i < 2; i++) {
+    for (const char *p = lists[i]; p && *p;) {
+      p += strspn(p, " \t");
+      size_t n = strcspn(p, " \t");
+      if (n)
+        cc_log_printf(&ext, ",+%.*s", (int)n, p);
+      p += n;
+    }
+  }
+  bool ok = !ext.oom && push(o, ext.buf);
+  free(ext.buf);
+  (void)log;
+  return ok;
+}
+
+/* The next whitespace-separated token of *p (double quotes group), copied
+ * into a malloc'd string; NULL at the end or on allocation failure. */
+static char *next_token(const char **p) {
+  const char *s = *p + strspn(*p, " \t\r\n");
+  if (!*s) {
+    *p = s;
+    return NULL;
+  }
+  char *tok = malloc(strlen(s) + 1);
+  if (!tok)
+    return NULL;
+  size_t n = 0;
+  bool quoted = false;
+  for (; *s && (quoted || !strchr(" \t\r\n", *s)); s++) {
+    if (*s == '"')
+      quoted = !quoted;
+    else
+      tok[n++] = *s;
+  }
+  tok[n] = '\0';
+  *p = s;
+  return tok;
+}
+
+/* Options passed to Clang unchanged. */
+static const char *const passthrough[] = {
+  "-w", "-Werror", "-cl-mad-enable", "-cl-no-signed-zeros",
+  "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
+  "-cl-fast-relaxed-math", "-cl-single-precision-constant",
+  "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-uniform-work-group-size",
+};
+
+static bool is_std(const char *v) {
+  static const char *const stds[] = {"CL1.0", "CL1.1", "CL1.2", "CL2.0",
+                                     "CL3.0"};
+  for (size_t i = 0; i < sizeof(stds) / sizeof(stds[0]); i++)
+    if (strcmp(v, stds[i]) == 0)
+      return true;
+  return false;
+}
+
+/* Translates one option tok (p: the rest of the string, for options that
+ * take a separate value). 1 ok, 0 invalid, -1 out of memory. */
+static int translate(cc_options *o, const char *tok, const char **p,
+                     bool *have_std, cc_log *log) {
+  for (size_t i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
+    if (strcmp(tok, passthrough[i]) == 0)
+      return push(o, tok) ? 1 : -1;
+  if (strcmp(tok, "-cl-kernel-arg-info") == 0) {
+    o->kernel_arg_info = true;   /* Clang always gets it (see build.c) */
+    return 1;
+  }
+  if (strcmp(tok, "-cl-opt-disable") == 0) {
+    o->opt_disable = true;
+    return 1;
+  }
+  /* Accepted, no effect: subgroups are not independent-forward-progress
+   * anyway; -g is accepted until the JIT registers debug info. */
+  if (strcmp(tok, "-cl-no-subgroup-ifp") == 0 || strcmp(tok, "-g") == 0)
+    return 1;
+  if (strcmp(tok, "-cl-denorms-are-zero") == 0)
+    return push(o, "-fdenormal-fp-math-f32=preserve-sign") ? 1 : -1;
+  if (strncmp(tok, "-cl-std=", 8) == 0) {
+    if (!is_std(tok + 8)) {
+      cc_log_printf(log, "error: invalid option value '%s'\n", tok);
+      return 0;
+    }
+    *have_std = true;
+    return push(o, tok) ? 1 : -1;
+  }
+  if (strncmp(tok, "-cl-ext=", 8) == 0 && tok[8])
+    return push(o, tok) ? 1 : -1;
+  if ((strcmp(tok, "-D") == 0 || strcmp(tok, "-I") == 0)) {
+    char *val = next_token(p);
+    if (!val) {
+      cc_log_printf(log, "error: option '%s' needs a value\n", tok);
+      return 0;
+    }
+    int r = push(o, tok) && push(o, val) ? 1 : -1;
+    free(val);
+    return r;
+  }
+  if ((strncmp(tok, "-D", 2) == 0 || strncmp(tok, "-I", 2) == 0) && tok[2])
+    return push(o, tok) ? 1 : -1;
+  cc_log_printf(log, "error: unsupported build option '%s'\n", tok);
+  return 0;
+}
+
+cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
+                           cc_options *out, cc_log *log) {
+  memset(out, 0, sizeof(*out));
+  bool have_std = false;
+  /* The device's extensions first, so a user's -cl-ext refines them. */
+  if (!push_extensions(out, caps, log))
+    return CC_OUT_OF_MEMORY;
+  const char *p = options ? options : "";
+  for (;;) {
+    char *tok = next_token(&p);
+    if (!tok) {
+      if (*p)
+        return CC_OUT_OF_MEMORY;
+      break;
+    }
+    int r = translate(out, tok, &p, &have_std, log);
+    free(tok);
+    if (r < 0)
+      return CC_OUT_OF_MEMORY;
+    if (r == 0)
+      return CC_INVALID_OPTIONS;
+  }
+  /* Without -cl-std, a device compiles OpenCL C 1.2 (OpenCL 3.0 API
+   * spec, 5.8.6.5). */
+  if (!have_std && !push(out, "-cl-std=CL1.2"))
+    return CC_OUT_OF_MEMORY;
+  return CC_OK;
+}
+
+void cc_options_free(cc_options *o) {
+  for (int i = 0; i < o->argc; i++)
+    free(o->argv[i]);
+  free(o->argv);
+  memset(o, 0, sizeof(*o));
+}

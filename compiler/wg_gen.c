@@ -1,0 +1,369 @@
+/* This file contains the loop-mode work-group function generator: for a
+ * kernel K it emits __skein_wg_K, which loads K's arguments from the
+ * launch, loops over the group's local ids calling K, and (after K is
+ * inlined) turns work-item builtins into expressions of the loop
+ * variables and kernel-scope __local variables into slices of the
+ * group's local memory. */
+#include "compiler_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Field indices of the ABI structs (builtins/abi.h). */
+enum { L_WORK_DIM, L_RESERVED, L_OFFSET, L_GLOBAL, L_LOCAL, L_GROUPS,
+       L_ARGS };
+enum { G_LAUNCH, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_ID, G_LOCAL_MEM };
+
+/* The OpenCL work-item builtins (Itanium-mangled as Clang emits them)
+ * and the helper in builtins/workitem.c that implements each. */
+static const struct workitem {
+  const char *builtin, *helper;
+  bool has_dim;   /* takes a uint dimindx */
+  bool ret32;     /* returns uint (get_work_dim) rather than size_t */
+} workitems[] = {
+  {"_Z12get_work_dimv", "__skein_get_work_dim", false, true},
+  {"_Z15get_global_sizej", "__skein_get_global_size", true, false},
+  {"_Z13get_global_idj", "__skein_get_global_id", true, false},
+  {"_Z14get_local_sizej", "__skein_get_local_size", true, false},
+  {"_Z23get_enqueued_local_sizej", "__skein_get_enqueued_local_size", true,
+   false},
+  {"_Z12get_local_idj", "__skein_get_local_id", true, false},
+  {"_Z14get_num_groupsj", "__skein_get_num_groups", true, false},
+  {"_Z12get_group_idj", "__skein_get_group_id", true, false},
+  {"_Z17get_global_offsetj", "__skein_get_global_offset", true, false},
+  {"_Z20get_global_linear_idv", "__skein_get_global_linear_id", false,
+   false},
+  {"_Z19get_local_linear_idv", "__skein_get_local_linear_id", false, false},
+};
+#define NUM_WORKITEMS (sizeof(workitems) / sizeof(workitems[0]))
+
+static const struct workitem *find_workitem(const char *name) {
+  for (size_t i = 0; i < NUM_WORKITEMS; i++)
+    if (strcmp(name, workitems[i].builtin) == 0)
+      return &workitems[i];
+  return NULL;
+}
+
+bool cc_is_workitem_builtin(const char *name) {
+  return find_workitem(name) != NULL;
+}
+
+/* The helper's function type: (group*, lx, ly, lz[, dim]) -> i32/i64. */
+static LLVMTypeRef helper_type(LLVMContextRef ctx, const struct workitem *w) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef params[5] = {LLVMPointerTypeInContext(ctx, 0), i64, i64, i64,
+                           LLVMInt32TypeInContext(ctx)};
+  LLVMTypeRef ret = w->ret32 ? LLVMInt32TypeInContext(ctx) : i64;
+  return LLVMFunctionType(ret, params, w->has_dim ? 5 : 4, 0);
+}
+
+/* Declares the helper (so linking the builtins brings its body). */
+static LLVMValueRef helper_decl(LLVMModuleRef m, const struct workitem *w) {
+  LLVMValueRef f = LLVMGetNamedFunction(m, w->helper);
+  if (!f)
+    f = LLVMAddFunction(m, w->helper,
+                        helper_type(LLVMGetModuleContext(m), w));
+  return f;
+}
+
+/* Address of field[index] (index < 0: the field itself) of a struct. */
+static LLVMValueRef field(LLVMBuilderRef b, LLVMTypeRef st, LLVMValueRef p,
+                          unsigned f, int index) {
+  LLVMContextRef ctx = LLVMGetTypeContext(st);
+  LLVMValueRef idx[3] = {
+      LLVMConstInt(LLVMInt32TypeInContext(ctx), 0, 0),
+      LLVMConstInt(LLVMInt32TypeInContext(ctx), f, 0),
+      LLVMConstInt(LLVMInt32TypeInContext(ctx), (unsigned)index, 0)};
+  return LLVMBuildInBoundsGEP2(b, st, p, idx, index < 0 ? 2 : 3, "");
+}
+
+/* Fills the skein_group: launch, group ids, this group's actual local
+ * size (smaller for the last group of a non-uniform NDRange) and the
+ * local memory block. Returns the actual sizes in ls[3]. */
+static void build_group(LLVMBuilderRef b, const cc_abi_types *abi,
+                        cc_wg *wg, LLVMValueRef ls[3]) {
+  LLVMContextRef ctx = LLVMGetTypeContext(abi->group);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMValueRef launch = LLVMGetParam(wg->fn, 0);
+  LLVMBuildStore(b, launch, field(b, abi->group, wg->group, G_LAUNCH, -1));
+  for (int d = 0; d < 3; d++) {
+    LLVMValueRef gid = LLVMGetParam(wg->fn, 1 + (unsigned)d);
+    LLVMBuildStore(b, gid, field(b, abi->group, wg->group, G_GROUP_ID, d));
+    LLVMValueRef enq = LLVMBuildLoad2(
+        b, i64, field(b, abi->launch, launch, L_LOCAL, d), "enq");
+    LLVMValueRef gsz = LLVMBuildLoad2(
+        b, i64, field(b, abi->launch, launch, L_GLOBAL, d), "gsz");
+    LLVMValueRef rest = LLVMBuildSub(b, gsz, LLVMBuildMul(b, gid, enq, ""),
+                                     "rest");
+    ls[d] = LLVMBuildSelect(b, LLVMBuildICmp(b, LLVMIntULT, rest, enq, ""),
+                            rest, enq, "ls");
+    LLVMBuildStore(b, ls[d],
+                   field(b, abi->group, wg->group, G_LOCAL_SIZE, d));
+    LLVMBuildStore(b, LLVMConstInt(i64, 0, 0),
+                   field(b, abi->group, wg->group, G_LOCAL_ID, d));
+  }
+  LLVMBuildStore(b, wg->local_mem,
+                 field(b, abi->group, wg->group, G_LOCAL_MEM, -1));
+  (void)ptr;
+}
+
+/* The address space Clang gave kernel argument i (kernel_arg_addr_space:
+ * 0 value, 1 global, 2 constant, 3 local). */
+static unsigned arg_addr_space(LLVMValueRef kernel, unsigned i) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(kernel));
+  unsigned kind = LLVMGetMDKindIDInContext(ctx, "kernel_arg_addr_space",
+                                           21);
+  size_t n;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(kernel, &n);
+  unsigned as = 0;
+  for (size_t k = 0; k < n; k++) {
+    if (LLVMValueMetadataEntriesGetKind(md, (unsigned)k) != kind)
+      continue;
+    LLVMValueRef node = LLVMMetadataAsValue(
+        ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)k));
+    unsigned nops = LLVMGetMDNodeNumOperands(node);
+    if (i < nops) {
+      LLVMValueRef ops[nops];
+      LLVMGetMDNodeOperands(node, ops);
+      as = (unsigned)LLVMConstIntGetZExtValue(ops[i]);
+    }
+  }
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
+  return as;
+}
+
+/* Loads argument i of the kernel from its slot (builtins/abi.h). */
+static LLVMValueRef load_arg(LLVMBuilderRef b, cc_wg *wg, LLVMValueRef args,
+                             unsigned i) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(wg->kernel));
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMValueRef idx = LLVMConstInt(i64, i, 0);
+  LLVMValueRef slot = LLVMBuildLoad2(
+      b, ptr, LLVMBuildInBoundsGEP2(b, ptr, args, &idx, 1, ""), "slot");
+  LLVMValueRef param = LLVMGetParam(wg->kernel, i);
+  LLVMTypeRef ty = LLVMTypeOf(param);
+  unsigned byval = LLVMGetEnumAttributeKindForName("byval", 5);
+  if (LLVMGetEnumAttributeAtIndex(wg->kernel, i + 1, byval))
+    return slot;   /* the callee copies a byval struct itself */
+  if (arg_addr_space(wg->kernel, i) == 3) {
+    LLVMValueRef off = LLVMBuildLoad2(b, i64, slot, "local_off");
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(ctx),
+                                           wg->local_mem, &off, 1, "");
+    return LLVMBuildAddrSpaceCast(b, p, ty, "local_arg");
+  }
+  /* Argument bytes may sit at any address the runtime chose. */
+  LLVMValueRef v = LLVMBuildLoad2(b, ty, slot, "arg");
+  LLVMSetAlignment(v, 1);
+  return v;
+}
+
+/* A do-while loop header: phi from 0, returns the phi. */
+static LLVMValueRef loop_phi(LLVMBuilderRef b, LLVMBasicBlockRef from,
+                             const char *name) {
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(
+      LLVMGetTypeContext(LLVMTypeOf(LLVMBasicBlockAsValue(from))));
+  LLVMValueRef phi = LLVMBuildPhi(b, i64, name);
+  LLVMValueRef zero = LLVMConstInt(i64, 0, 0);
+  LLVMAddIncoming(phi, &zero, &from, 1);
+  return phi;
+}
+
+/* Closes a do-while loop: phi += 1; continue while phi < n. Returns the
+ * back-edge branch. */
+static LLVMValueRef loop_latch(LLVMBuilderRef b, LLVMValueRef phi,
+                               LLVMValueRef n, LLVMBasicBlockRef header,
+                               LLVMBasicBlockRef exit) {
+  LLVMTypeRef i64 = LLVMTypeOf(phi);
+  LLVMValueRef next = LLVMBuildNUWAdd(b, phi, LLVMConstInt(i64, 1, 0), "");
+  LLVMBasicBlockRef here = LLVMGetInsertBlock(b);
+  LLVMAddIncoming(phi, &next, &here, 1);
+  return LLVMBuildCondBr(b, LLVMBuildICmp(b, LLVMIntULT, next, n, ""),
+                         header, exit);
+}
+
+/* Emits the z, y, x loops around one call of the kernel. The x loop is
+ * the one the vectoriser runs across work-items. */
+static void build_loops(LLVMBuilderRef b, cc_wg *wg, LLVMValueRef *args,
+                        unsigned nargs, LLVMValueRef ls[3]) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(wg->fn));
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(b);
+  const char *names[3] = {"x", "y", "z"};
+  LLVMBasicBlockRef head[3], latch[3];
+  for (int d = 2; d >= 0; d--)
+    head[d] = LLVMAppendBasicBlockInContext(ctx, wg->fn, names[d]);
+  for (int d = 0; d < 3; d++)
+    latch[d] = d == 0 ? head[0] : LLVMAppendBasicBlockInContext(
+                                      ctx, wg->fn, names[d]);
+  LLVMBasicBlockRef exit = LLVMAppendBasicBlockInContext(ctx, wg->fn, "ret");
+  LLVMBuildBr(b, head[2]);
+  for (int d = 2; d >= 0; d--) {
+    LLVMPositionBuilderAtEnd(b, head[d]);
+    wg->lid[d] = loop_phi(b, d == 2 ? entry : head[d + 1], names[d]);
+    if (d > 0)
+      LLVMBuildBr(b, head[d - 1]);
+  }
+  LLVMTypeRef fty = LLVMGlobalGetValueType(wg->kernel);
+  LLVMBuildCall2(b, fty, wg->kernel, args, nargs, "");
+  for (int d = 0; d < 3; d++) {
+    LLVMBasicBlockRef after = d == 2 ? exit : latch[d + 1];
+    if (d > 0)
+      LLVMPositionBuilderAtEnd(b, latch[d]);
+    LLVMValueRef br = loop_latch(b, wg->lid[d], ls[d], head[d], after);
+    if (d == 0)
+      wg->x_latch = br;
+  }
+  LLVMPositionBuilderAtEnd(b, exit);
+  LLVMBuildRetVoid(b);
+}
+
+void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
+                    LLVMValueRef kernel, cc_wg *wg) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef params[5] = {ptr, i64, i64, i64, ptr};
+  size_t len;
+  const char *kname = LLVMGetValueName2(kernel, &len);
+  char name[len + 16];
+  snprintf(name, sizeof(name), "__skein_wg_%s", kname);
+  memset(wg, 0, sizeof(*wg));
+  wg->kernel = kernel;
+  wg->fn = LLVMAddFunction(
+      m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 5, 0));
+  unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+  LLVMAddAttributeAtIndex(wg->fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(ctx, nounwind, 0));
+  wg->local_mem = LLVMGetParam(wg->fn, 4);
+
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, wg->fn,
+                                                            "entry"));
+  wg->group = LLVMBuildAlloca(b, abi->group, "group");
+  LLVMValueRef ls[3];
+  build_group(b, abi, wg, ls);
+  LLVMValueRef args_ptr = LLVMBuildLoad2(
+      b, ptr, field(b, abi->launch, LLVMGetParam(wg->fn, 0), L_ARGS, -1),
+      "args");
+  unsigned nargs = LLVMCountParams(kernel);
+  LLVMValueRef args[nargs ? nargs : 1];
+  for (unsigned i = 0; i < nargs; i++)
+    args[i] = load_arg(b, wg, args_ptr, i);
+  build_loops(b, wg, args, nargs, ls);
+  LLVMDisposeBuilder(b);
+  for (size_t i = 0; i < NUM_WORKITEMS; i++)
+    helper_decl(m, &workitems[i]);
+}
+
+/* Replaces one call of a work-item builtin by a call of its helper with
+ * the group and the current local ids. */
+static void lower_call(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg,
+                       LLVMValueRef call, const struct workitem *w) {
+  LLVMValueRef helper = helper_decl(m, w);
+  LLVMValueRef args[5] = {wg->group, wg->lid[0], wg->lid[1], wg->lid[2],
+                          NULL};
+  if (w->has_dim)
+    args[4] = LLVMGetOperand(call, 0);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef v = LLVMBuildCall2(b, LLVMGlobalGetValueType(helper), helper,
+                                  args, w->has_dim ? 5 : 4, "");
+  LLVMReplaceAllUsesWith(call, v);
+  LLVMInstructionEraseFromParent(call);
+}
+
+static void lower_workitem_calls(LLVMBuilderRef b, LLVMModuleRef m,
+                                 cc_wg *wg) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef inst = LLVMGetFirstInstruction(bb);
+    while (inst) {
+      LLVMValueRef next = LLVMGetNextInstruction(inst);
+      LLVMValueRef callee =
+          LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
+      if (callee && LLVMIsAFunction(callee)) {
+        size_t len;
+        const struct workitem *w =
+            find_workitem(LLVMGetValueName2(callee, &len));
+        if (w)
+          lower_call(b, m, wg, inst, w);
+      }
+      inst = next;
+    }
+  }
+}
+
+/* Gives every kernel-scope __local variable the work-group function uses
+ * an offset in the group's local memory block and points its uses there.
+ * Returns the bytes used. */
+static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wg->fn);
+  size_t offset = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g;
+       g = LLVMGetNextGlobal(g)) {
+    if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3 ||
+        LLVMIsDeclaration(g) || !cc_global_used_in(g, wg->fn))
+      continue;
+    LLVMTypeRef ty = LLVMGlobalGetValueType(g);
+    size_t align = LLVMGetAlignment(g);
+    if (align < LLVMABIAlignmentOfType(td, ty))
+      align = LLVMABIAlignmentOfType(td, ty);
+    offset = (offset + align - 1) / align * align;
+    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(entry));
+    LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(ctx), offset, 0);
+    LLVMValueRef p = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(ctx),
+                                           wg->local_mem, &off, 1, "");
+    size_t len;
+    LLVMValueRef repl = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(g),
+                                               LLVMGetValueName2(g, &len));
+    cc_replace_global_in_function(g, wg->fn, repl);
+    offset += LLVMABISizeOfType(td, ty);
+  }
+  return offset;
+}
+
+/* Floating-point operations in fn: arithmetic instructions and calls
+ * (after inlining, the builtins' fma/sqrt/... intrinsics). */
+static unsigned count_fp_ops(LLVMValueRef fn) {
+  unsigned n = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(i));
+      if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind)
+        k = LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(i)));
+      bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+                k == LLVMHalfTypeKind;
+      n += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
+                  op == LLVMFDiv || op == LLVMCall);
+    }
+  return n;
+}
+
+/* LLVM's cost model interleaves only small loops; a kernel with a long
+ * floating-point body (a compute-bound one, like clpeak's) then runs one
+ * dependent vector chain and waits on FMA latency. Four interleaved
+ * chains (64 work-items per iteration at 16 lanes) measured 2x faster on
+ * clpeak's kernel, eight 3x, but eight leave groups under 128 work-items
+ * to the narrow remainder loop; SKEIN_INTERLEAVE=n overrides the 4.
+ * Short bodies are left to the cost model, which interleaves them. */
+static void hint_interleave(cc_wg *wg) {
+  const char *env = getenv("SKEIN_INTERLEAVE");
+  int count = env ? atoi(env) : 4;
+  if (count >= 1 && count <= 16 && count_fp_ops(wg->fn) >= 32)
+    cc_set_loop_interleave(wg->x_latch, (unsigned)count);
+}
+
+void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
+  lower_workitem_calls(b, m, wg);
+  *local_size = lower_locals(b, m, wg);
+  hint_interleave(wg);
+  LLVMDisposeBuilder(b);
+}

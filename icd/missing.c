@@ -1,0 +1,1932 @@
+/* This file contains a weak definition of every entry point of the ICD
+ * dispatch table, so that the table is always complete. Each answers with
+ * the error the OpenCL 3.0 specification names when the feature is not
+ * supported (or, for functions of families still being written, validates
+ * the first handle and returns CL_INVALID_OPERATION). Strong definitions
+ * in runtime/api_*.c replace them at link time. Generated once from the
+ * 2023.02.06 CL headers; edit by hand from now on. */
+#include "../runtime/object.h"
+#include <CL/cl_egl.h>
+#include <CL/cl_gl.h>
+
+/* Stubs ignore most of their arguments by design. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+#define WEAK __attribute__((weak))
+
+/* Reports an unsupported call on the debug channel and returns err
+ * (MISSING), or stores it in *errcode_ret and returns NULL (MISSING_OBJ). */
+#define MISSING(err)                                                       \
+  do {                                                                     \
+    rt_debug("%s: not supported -> %s\n", __func__, #err);                \
+    return (err);                                                          \
+  } while (0)
+#define MISSING_OBJ(err, errcode_ret)                                      \
+  do {                                                                     \
+    rt_debug("%s: not supported -> %s\n", __func__, #err);                \
+    if (errcode_ret)                                                       \
+      *(errcode_ret) = (err);                                              \
+    return NULL;                                                           \
+  } while (0)
+
+/* The Direct3D / DX9 sharing entry points have no Linux headers: they are
+ * declared here with the Windows types replaced by their ABI equivalents
+ * (interface pointers become void *, UINT and the enum typedefs cl_uint).
+ * ICD loaders only dispatch them on Windows. */
+
+cl_int CL_API_CALL clGetDeviceIDsFromD3D10KHR(
+    cl_platform_id platform,
+    cl_uint d3d_device_source,
+    void *d3d_object,
+    cl_uint d3d_device_set,
+    cl_uint num_entries,
+    cl_device_id *devices,
+    cl_uint *num_devices);
+cl_mem CL_API_CALL clCreateFromD3D10BufferKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    cl_int *errcode_ret);
+cl_mem CL_API_CALL clCreateFromD3D10Texture2DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret);
+cl_mem CL_API_CALL clCreateFromD3D10Texture3DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret);
+cl_int CL_API_CALL clEnqueueAcquireD3D10ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clEnqueueReleaseD3D10ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clGetDeviceIDsFromD3D11KHR(
+    cl_platform_id platform,
+    cl_uint d3d_device_source,
+    void *d3d_object,
+    cl_uint d3d_device_set,
+    cl_uint num_entries,
+    cl_device_id *devices,
+    cl_uint *num_devices);
+cl_mem CL_API_CALL clCreateFromD3D11BufferKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    cl_int *errcode_ret);
+cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret);
+cl_mem CL_API_CALL clCreateFromD3D11Texture3DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret);
+cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    cl_uint adapter_type,
+    void *surface_info,
+    cl_uint plane,
+    cl_int *errcode_ret);
+cl_int CL_API_CALL clEnqueueAcquireD3D11ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clEnqueueReleaseD3D11ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clGetDeviceIDsFromDX9MediaAdapterKHR(
+    cl_platform_id platform,
+    cl_uint num_media_adapters,
+    cl_uint *media_adapter_type,
+    void *media_adapters,
+    cl_uint media_adapter_set,
+    cl_uint num_entries,
+    cl_device_id *devices,
+    cl_uint *num_devices);
+cl_int CL_API_CALL clEnqueueAcquireDX9MediaSurfacesKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event);
+cl_int CL_API_CALL clEnqueueReleaseDX9MediaSurfacesKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event);
+
+WEAK cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries,
+                                         cl_platform_id *platforms,
+                                         cl_uint *num_platforms) {
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
+                                          cl_platform_info param_name,
+                                          size_t param_value_size,
+                                          void *param_value,
+                                          size_t *param_value_size_ret) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
+                                       cl_device_type device_type,
+                                       cl_uint num_entries,
+                                       cl_device_id *devices,
+                                       cl_uint *num_devices) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
+                                        cl_device_info param_name,
+                                        size_t param_value_size,
+                                        void *param_value,
+                                        size_t *param_value_size_ret) {
+  /* CL_INVALID_DEVICE if device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_context CL_API_CALL clCreateContext(
+    const cl_context_properties *properties,
+    cl_uint num_devices,
+    const cl_device_id *devices,
+    void (CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data,
+    cl_int *errcode_ret) {
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_context CL_API_CALL clCreateContextFromType(
+    const cl_context_properties *properties,
+    cl_device_type device_type,
+    void (CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
+    void *user_data,
+    cl_int *errcode_ret) {
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clRetainContext(cl_context context) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseContext(cl_context context) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetContextInfo(cl_context context,
+                                         cl_context_info param_name,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_command_queue CL_API_CALL clCreateCommandQueue(
+    cl_context context,
+    cl_device_id device,
+    cl_command_queue_properties properties,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetCommandQueueInfo(
+    cl_command_queue command_queue,
+    cl_command_queue_info param_name,
+    size_t param_value_size,
+    void *param_value,
+    size_t *param_value_size_ret) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clSetCommandQueueProperty(
+    cl_command_queue command_queue,
+    cl_command_queue_properties properties,
+    cl_bool enable,
+    cl_command_queue_properties *old_properties) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_mem CL_API_CALL clCreateBuffer(cl_context context,
+                                       cl_mem_flags flags,
+                                       size_t size,
+                                       void *host_ptr,
+                                       cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateImage2D(cl_context context,
+                                        cl_mem_flags flags,
+                                        const cl_image_format *image_format,
+                                        size_t image_width,
+                                        size_t image_height,
+                                        size_t image_row_pitch,
+                                        void *host_ptr,
+                                        cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if there are no devices in context that support
+   * images. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateImage3D(cl_context context,
+                                        cl_mem_flags flags,
+                                        const cl_image_format *image_format,
+                                        size_t image_width,
+                                        size_t image_height,
+                                        size_t image_depth,
+                                        size_t image_row_pitch,
+                                        size_t image_slice_pitch,
+                                        void *host_ptr,
+                                        cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if there are no devices in context that support
+   * images. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetSupportedImageFormats(
+    cl_context context,
+    cl_mem_flags flags,
+    cl_mem_object_type image_type,
+    cl_uint num_entries,
+    cl_image_format *image_formats,
+    cl_uint *num_image_formats) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* CL_INVALID_VALUE if flags or image_type are not valid, or if
+   * num_entries is 0 and image_formats is not NULL. */
+  const cl_mem_flags valid_flags =
+      CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
+      CL_MEM_KERNEL_READ_AND_WRITE | CL_MEM_USE_HOST_PTR |
+      CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
+      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
+      CL_MEM_HOST_NO_ACCESS;
+  RT_RETURN_IF(flags & ~valid_flags, CL_INVALID_VALUE);
+  RT_RETURN_IF(image_type != CL_MEM_OBJECT_IMAGE1D &&
+                   image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER &&
+                   image_type != CL_MEM_OBJECT_IMAGE2D &&
+                   image_type != CL_MEM_OBJECT_IMAGE3D &&
+                   image_type != CL_MEM_OBJECT_IMAGE1D_ARRAY &&
+                   image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY,
+               CL_INVALID_VALUE);
+  RT_RETURN_IF(num_entries == 0 && image_formats, CL_INVALID_VALUE);
+  /* No device supports images: the list of formats is empty (the
+   * function has no error for that case). */
+  if (num_image_formats)
+    *num_image_formats = 0;
+  return CL_SUCCESS;
+}
+
+WEAK cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj,
+                                           cl_mem_info param_name,
+                                           size_t param_value_size,
+                                           void *param_value,
+                                           size_t *param_value_size_ret) {
+  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetImageInfo(cl_mem image,
+                                       cl_image_info param_name,
+                                       size_t param_value_size,
+                                       void *param_value,
+                                       size_t *param_value_size_ret) {
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK cl_sampler CL_API_CALL clCreateSampler(
+    cl_context context,
+    cl_bool normalized_coords,
+    cl_addressing_mode addressing_mode,
+    cl_filter_mode filter_mode,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if images are not supported by any device
+   * associated with context. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
+  /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
+   * image support none exists. */
+  MISSING(CL_INVALID_SAMPLER);
+}
+
+WEAK cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
+  /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
+   * image support none exists. */
+  MISSING(CL_INVALID_SAMPLER);
+}
+
+WEAK cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler,
+                                         cl_sampler_info param_name,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret) {
+  /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
+   * image support none exists. */
+  MISSING(CL_INVALID_SAMPLER);
+}
+
+WEAK cl_program CL_API_CALL clCreateProgramWithSource(
+    cl_context context,
+    cl_uint count,
+    const char **strings,
+    const size_t *lengths,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_program CL_API_CALL clCreateProgramWithBinary(
+    cl_context context,
+    cl_uint num_devices,
+    const cl_device_id *device_list,
+    const size_t *lengths,
+    const unsigned char **binaries,
+    cl_int *binary_status,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clRetainProgram(cl_program program) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseProgram(cl_program program) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clBuildProgram(
+    cl_program program,
+    cl_uint num_devices,
+    const cl_device_id *device_list,
+    const char *options,
+    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clUnloadCompiler(void) {
+  /* A hint the implementation may ignore: Skein keeps its compiler loaded. */
+  return CL_SUCCESS;
+}
+
+WEAK cl_int CL_API_CALL clGetProgramInfo(cl_program program,
+                                         cl_program_info param_name,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetProgramBuildInfo(
+    cl_program program,
+    cl_device_id device,
+    cl_program_build_info param_name,
+    size_t param_value_size,
+    void *param_value,
+    size_t *param_value_size_ret) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_kernel CL_API_CALL clCreateKernel(cl_program program,
+                                          const char *kernel_name,
+                                          cl_int *errcode_ret) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_FAIL_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program,
+                                                 cl_uint num_kernels,
+                                                 cl_kernel *kernels,
+                                                 cl_uint *num_kernels_ret) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel,
+                                       cl_uint arg_index,
+                                       size_t arg_size,
+                                       const void *arg_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
+                                        cl_kernel_info param_name,
+                                        size_t param_value_size,
+                                        void *param_value,
+                                        size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel kernel,
+    cl_device_id device,
+    cl_kernel_work_group_info param_name,
+    size_t param_value_size,
+    void *param_value,
+    size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clWaitForEvents(cl_uint num_events,
+                                        const cl_event *event_list) {
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetEventInfo(cl_event event,
+                                       cl_event_info param_name,
+                                       size_t param_value_size,
+                                       void *param_value,
+                                       size_t *param_value_size_ret) {
+  /* CL_INVALID_EVENT if event is not a valid event object. */
+  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clRetainEvent(cl_event event) {
+  /* CL_INVALID_EVENT if event is not a valid event object. */
+  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseEvent(cl_event event) {
+  /* CL_INVALID_EVENT if event is not a valid event object. */
+  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
+                                                cl_profiling_info param_name,
+                                                size_t param_value_size,
+                                                void *param_value,
+                                                size_t *param_value_size_ret) {
+  /* CL_INVALID_EVENT if event is not a valid event object. */
+  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue,
+                                            cl_mem buffer,
+                                            cl_bool blocking_read,
+                                            size_t offset,
+                                            size_t size,
+                                            void *ptr,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue,
+                                             cl_mem buffer,
+                                             cl_bool blocking_write,
+                                             size_t offset,
+                                             size_t size,
+                                             const void *ptr,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list,
+                                             cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
+                                            cl_mem src_buffer,
+                                            cl_mem dst_buffer,
+                                            size_t src_offset,
+                                            size_t dst_offset,
+                                            size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue,
+                                           cl_mem image,
+                                           cl_bool blocking_read,
+                                           const size_t *origin,
+                                           const size_t *region,
+                                           size_t row_pitch,
+                                           size_t slice_pitch,
+                                           void *ptr,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list,
+                                           cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue,
+                                            cl_mem image,
+                                            cl_bool blocking_write,
+                                            const size_t *origin,
+                                            const size_t *region,
+                                            size_t input_row_pitch,
+                                            size_t input_slice_pitch,
+                                            const void *ptr,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue,
+                                           cl_mem src_image,
+                                           cl_mem dst_image,
+                                           const size_t *src_origin,
+                                           const size_t *dst_origin,
+                                           const size_t *region,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list,
+                                           cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
+    cl_command_queue command_queue,
+    cl_mem src_image,
+    cl_mem dst_buffer,
+    const size_t *src_origin,
+    const size_t *region,
+    size_t dst_offset,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueCopyBufferToImage(
+    cl_command_queue command_queue,
+    cl_mem src_buffer,
+    cl_mem dst_image,
+    size_t src_offset,
+    const size_t *dst_origin,
+    const size_t *region,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK void * CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue,
+                                           cl_mem buffer,
+                                           cl_bool blocking_map,
+                                           cl_map_flags map_flags,
+                                           size_t offset,
+                                           size_t size,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list,
+                                           cl_event *event,
+                                           cl_int *errcode_ret) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_FAIL_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE,
+             errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK void * CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
+                                          cl_mem image,
+                                          cl_bool blocking_map,
+                                          cl_map_flags map_flags,
+                                          const size_t *origin,
+                                          const size_t *region,
+                                          size_t *image_row_pitch,
+                                          size_t *image_slice_pitch,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list,
+                                          cl_event *event,
+                                          cl_int *errcode_ret) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_FAIL_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE,
+             errcode_ret);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING_OBJ(CL_INVALID_MEM_OBJECT, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueUnmapMemObject(
+    cl_command_queue command_queue,
+    cl_mem memobj,
+    void *mapped_ptr,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueNDRangeKernel(
+    cl_command_queue command_queue,
+    cl_kernel kernel,
+    cl_uint work_dim,
+    const size_t *global_work_offset,
+    const size_t *global_work_size,
+    const size_t *local_work_size,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
+                                      cl_kernel kernel,
+                                      cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list,
+                                      cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueNativeKernel(
+    cl_command_queue command_queue,
+    void (CL_CALLBACK *user_func)(void *),
+    void *args,
+    size_t cb_args,
+    cl_uint num_mem_objects,
+    const cl_mem *mem_list,
+    const void **args_mem_loc,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue cannot
+   * execute the native kernel (CL_DEVICE_EXECUTION_CAPABILITIES lacks
+   * CL_EXEC_NATIVE_KERNEL). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
+                                        cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
+                                               cl_uint num_events,
+                                               const cl_event *event_list) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context,
+                                             cl_mem_flags flags,
+                                             cl_GLuint bufobj,
+                                             cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created from a GL context: Skein
+   * creates none (no cl_khr_gl_sharing). */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context context,
+                                                cl_mem_flags flags,
+                                                cl_GLenum target,
+                                                cl_GLint miplevel,
+                                                cl_GLuint texture,
+                                                cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created from a GL context: Skein
+   * creates none (no cl_khr_gl_sharing). */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context context,
+                                                cl_mem_flags flags,
+                                                cl_GLenum target,
+                                                cl_GLint miplevel,
+                                                cl_GLuint texture,
+                                                cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created from a GL context: Skein
+   * creates none (no cl_khr_gl_sharing). */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromGLRenderbuffer(
+    cl_context context,
+    cl_mem_flags flags,
+    cl_GLuint renderbuffer,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created from a GL context: Skein
+   * creates none (no cl_khr_gl_sharing). */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clGetGLObjectInfo(cl_mem memobj,
+                                          cl_gl_object_type *gl_object_type,
+                                          cl_GLuint *gl_object_name) {
+  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_GL_OBJECT if there is no GL object associated with memobj:
+   * Skein has no GL sharing. */
+  MISSING(CL_INVALID_GL_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj,
+                                           cl_gl_texture_info param_name,
+                                           size_t param_value_size,
+                                           void *param_value,
+                                           size_t *param_value_size_ret) {
+  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_GL_OBJECT if there is no GL object associated with memobj:
+   * Skein has no GL sharing. */
+  MISSING(CL_INVALID_GL_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueAcquireGLObjects(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context associated with command_queue was not
+   * created from a GL context: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReleaseGLObjects(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context associated with command_queue was not
+   * created from a GL context: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clGetGLContextInfoKHR(
+    const cl_context_properties *properties,
+    cl_gl_context_info param_name,
+    size_t param_value_size,
+    void *param_value,
+    size_t *param_value_size_ret) {
+  /* CL_INVALID_OPERATION if a GL context or share group is given for a
+   * window-system binding the implementation does not support: Skein
+   * supports none. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetDeviceIDsFromD3D10KHR(
+    cl_platform_id platform,
+    cl_uint d3d_device_source,
+    void *d3d_object,
+    cl_uint d3d_device_set,
+    cl_uint num_entries,
+    cl_device_id *devices,
+    cl_uint *num_devices) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* CL_DEVICE_NOT_FOUND if no OpenCL devices that correspond to the Direct3D
+   * / DX9 object were found: Skein shares with none (and loaders dispatch
+   * these on Windows only). */
+  MISSING(CL_DEVICE_NOT_FOUND);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromD3D10BufferKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromD3D10Texture2DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromD3D10Texture3DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueAcquireD3D10ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context of command_queue was not created with
+   * a Direct3D / DX9 device: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReleaseD3D10ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context of command_queue was not created with
+   * a Direct3D / DX9 device: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clSetEventCallback(
+    cl_event event,
+    cl_int command_exec_callback_type,
+    void (CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *),
+    void *user_data) {
+  /* CL_INVALID_EVENT if event is not a valid event object. */
+  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_mem CL_API_CALL clCreateSubBuffer(
+    cl_mem buffer,
+    cl_mem_flags flags,
+    cl_buffer_create_type buffer_create_type,
+    const void *buffer_create_info,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_MEM_OBJECT if buffer is not a valid mem object. */
+  RT_FAIL_IF(!rt_is(buffer, RT_MEM), CL_INVALID_MEM_OBJECT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem memobj,
+    void (CL_CALLBACK *pfn_notify)(cl_mem, void *),
+    void *user_data) {
+  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_event CL_API_CALL clCreateUserEvent(cl_context context,
+                                            cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clSetUserEventStatus(cl_event event,
+                                             cl_int execution_status) {
+  /* CL_INVALID_EVENT if event is not a valid event object. */
+  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue command_queue,
+    cl_mem buffer,
+    cl_bool blocking_read,
+    const size_t *buffer_origin,
+    const size_t *host_origin,
+    const size_t *region,
+    size_t buffer_row_pitch,
+    size_t buffer_slice_pitch,
+    size_t host_row_pitch,
+    size_t host_slice_pitch,
+    void *ptr,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue command_queue,
+    cl_mem buffer,
+    cl_bool blocking_write,
+    const size_t *buffer_origin,
+    const size_t *host_origin,
+    const size_t *region,
+    size_t buffer_row_pitch,
+    size_t buffer_slice_pitch,
+    size_t host_row_pitch,
+    size_t host_slice_pitch,
+    const void *ptr,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue command_queue,
+    cl_mem src_buffer,
+    cl_mem dst_buffer,
+    const size_t *src_origin,
+    const size_t *dst_origin,
+    const size_t *region,
+    size_t src_row_pitch,
+    size_t src_slice_pitch,
+    size_t dst_row_pitch,
+    size_t dst_slice_pitch,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clCreateSubDevicesEXT(
+    cl_device_id in_device,
+    const cl_device_partition_property_ext *properties,
+    cl_uint num_entries,
+    cl_device_id *out_devices,
+    cl_uint *num_devices) {
+  /* CL_INVALID_DEVICE if in_device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(in_device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* CL_INVALID_VALUE if the partition type in properties is not supported:
+   * the device reports none (cl_ext_device_fission is not listed). */
+  MISSING(CL_INVALID_VALUE);
+}
+
+WEAK cl_int CL_API_CALL clRetainDeviceEXT(cl_device_id device) {
+  /* The same semantics as clRetainDevice. */
+  return clRetainDevice(device);
+}
+
+WEAK cl_int CL_API_CALL clReleaseDeviceEXT(cl_device_id device) {
+  /* The same semantics as clReleaseDevice. */
+  return clReleaseDevice(device);
+}
+
+WEAK cl_event CL_API_CALL clCreateEventFromGLsyncKHR(
+    cl_context context,
+    cl_GLsync sync,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created from a GL context: Skein
+   * creates none (no cl_khr_gl_sharing). */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clCreateSubDevices(
+    cl_device_id in_device,
+    const cl_device_partition_property *properties,
+    cl_uint num_devices,
+    cl_device_id *out_devices,
+    cl_uint *num_devices_ret) {
+  /* CL_INVALID_DEVICE if in_device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(in_device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+  /* CL_INVALID_DEVICE if device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+  /* CL_INVALID_DEVICE if device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_mem CL_API_CALL clCreateImage(cl_context context,
+                                      cl_mem_flags flags,
+                                      const cl_image_format *image_format,
+                                      const cl_image_desc *image_desc,
+                                      void *host_ptr,
+                                      cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if there are no devices in context that support
+   * images. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
+    cl_context context,
+    cl_uint num_devices,
+    const cl_device_id *device_list,
+    const char *kernel_names,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_VALUE if kernel_names contains a kernel name that is not
+   * supported by any of the devices in device_list: Skein has no built-in
+   * kernels. */
+  MISSING_OBJ(CL_INVALID_VALUE, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clCompileProgram(
+    cl_program program,
+    cl_uint num_devices,
+    const cl_device_id *device_list,
+    const char *options,
+    cl_uint num_input_headers,
+    const cl_program *input_headers,
+    const char **header_include_names,
+    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_program CL_API_CALL clLinkProgram(
+    cl_context context,
+    cl_uint num_devices,
+    const cl_device_id *device_list,
+    const char *options,
+    cl_uint num_input_programs,
+    const cl_program *input_programs,
+    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_LINKER_NOT_AVAILABLE if a linker is not available, i.e.
+   * CL_DEVICE_LINKER_AVAILABLE is CL_FALSE (what Skein reports until
+   * clLinkProgram exists). */
+  MISSING_OBJ(CL_LINKER_NOT_AVAILABLE, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* A hint the implementation may ignore: Skein keeps its compiler loaded. */
+  return CL_SUCCESS;
+}
+
+WEAK cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel,
+                                           cl_uint arg_indx,
+                                           cl_kernel_arg_info param_name,
+                                           size_t param_value_size,
+                                           void *param_value,
+                                           size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
+                                            cl_mem buffer,
+                                            const void *pattern,
+                                            size_t pattern_size,
+                                            size_t offset,
+                                            size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue,
+                                           cl_mem image,
+                                           const void *fill_color,
+                                           const size_t *origin,
+                                           const size_t *region,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list,
+                                           cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
+   * no device supports images, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue command_queue,
+    cl_uint num_mem_objects,
+    const cl_mem *mem_objects,
+    cl_mem_migration_flags flags,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueMarkerWithWaitList(
+    cl_command_queue command_queue,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueBarrierWithWaitList(
+    cl_command_queue command_queue,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context,
+                                              cl_mem_flags flags,
+                                              cl_GLenum target,
+                                              cl_GLint miplevel,
+                                              cl_GLuint texture,
+                                              cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created from a GL context: Skein
+   * creates none (no cl_khr_gl_sharing). */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clGetDeviceIDsFromD3D11KHR(
+    cl_platform_id platform,
+    cl_uint d3d_device_source,
+    void *d3d_object,
+    cl_uint d3d_device_set,
+    cl_uint num_entries,
+    cl_device_id *devices,
+    cl_uint *num_devices) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* CL_DEVICE_NOT_FOUND if no OpenCL devices that correspond to the Direct3D
+   * / DX9 object were found: Skein shares with none (and loaders dispatch
+   * these on Windows only). */
+  MISSING(CL_DEVICE_NOT_FOUND);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromD3D11BufferKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromD3D11Texture2DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromD3D11Texture3DKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    void *resource,
+    unsigned subresource,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromDX9MediaSurfaceKHR(
+    cl_context context,
+    cl_mem_flags flags,
+    cl_uint adapter_type,
+    void *surface_info,
+    cl_uint plane,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context was not created with a Direct3D / DX9
+   * device: Skein creates none. */
+  MISSING_OBJ(CL_INVALID_CONTEXT, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueAcquireD3D11ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context of command_queue was not created with
+   * a Direct3D / DX9 device: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReleaseD3D11ObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context of command_queue was not created with
+   * a Direct3D / DX9 device: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clGetDeviceIDsFromDX9MediaAdapterKHR(
+    cl_platform_id platform,
+    cl_uint num_media_adapters,
+    cl_uint *media_adapter_type,
+    void *media_adapters,
+    cl_uint media_adapter_set,
+    cl_uint num_entries,
+    cl_device_id *devices,
+    cl_uint *num_devices) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* CL_DEVICE_NOT_FOUND if no OpenCL devices that correspond to the Direct3D
+   * / DX9 object were found: Skein shares with none (and loaders dispatch
+   * these on Windows only). */
+  MISSING(CL_DEVICE_NOT_FOUND);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueAcquireDX9MediaSurfacesKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context of command_queue was not created with
+   * a Direct3D / DX9 device: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReleaseDX9MediaSurfacesKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_CONTEXT if the context of command_queue was not created with
+   * a Direct3D / DX9 device: Skein creates none. */
+  MISSING(CL_INVALID_CONTEXT);
+}
+
+WEAK cl_mem CL_API_CALL clCreateFromEGLImageKHR(
+    cl_context context,
+    CLeglDisplayKHR egldisplay,
+    CLeglImageKHR eglimage,
+    cl_mem_flags flags,
+    const cl_egl_image_properties_khr *properties,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_EGL_OBJECT_KHR if the EGL object is not valid for us: Skein
+   * has no cl_khr_egl_image / cl_khr_egl_event, so none is. */
+  MISSING_OBJ(CL_INVALID_EGL_OBJECT_KHR, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_EGL_OBJECT_KHR if the EGL object is not valid for us: Skein
+   * has no cl_khr_egl_image / cl_khr_egl_event, so none is. */
+  MISSING(CL_INVALID_EGL_OBJECT_KHR);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(
+    cl_command_queue command_queue,
+    cl_uint num_objects,
+    const cl_mem *mem_objects,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_EGL_OBJECT_KHR if the EGL object is not valid for us: Skein
+   * has no cl_khr_egl_image / cl_khr_egl_event, so none is. */
+  MISSING(CL_INVALID_EGL_OBJECT_KHR);
+}
+
+WEAK cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(
+    cl_context context,
+    CLeglSyncKHR sync,
+    CLeglDisplayKHR display,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_EGL_OBJECT_KHR if the EGL object is not valid for us: Skein
+   * has no cl_khr_egl_image / cl_khr_egl_event, so none is. */
+  MISSING_OBJ(CL_INVALID_EGL_OBJECT_KHR, errcode_ret);
+}
+
+WEAK cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context,
+    cl_device_id device,
+    const cl_queue_properties *properties,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreatePipe(cl_context context,
+                                     cl_mem_flags flags,
+                                     cl_uint pipe_packet_size,
+                                     cl_uint pipe_max_packets,
+                                     const cl_pipe_properties *properties,
+                                     cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if no devices in context support pipes. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe,
+                                      cl_pipe_info param_name,
+                                      size_t param_value_size,
+                                      void *param_value,
+                                      size_t *param_value_size_ret) {
+  /* CL_INVALID_MEM_OBJECT if pipe is not a valid mem object. */
+  RT_RETURN_IF(!rt_is(pipe, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_OPERATION if no devices in the context associated with pipe
+   * support pipes. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK void * CL_API_CALL clSVMAlloc(cl_context context,
+                                   cl_svm_mem_flags flags,
+                                   size_t size,
+                                   cl_uint alignment) {
+  /* Returns NULL: no device in context supports SVM
+   * (CL_DEVICE_SVM_CAPABILITIES is 0). */
+  rt_debug("%s: SVM is not supported -> NULL\n", __func__);
+  return NULL;
+}
+
+WEAK void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
+  /* Nothing to free: clSVMAlloc never returns memory without SVM support. */
+}
+
+WEAK cl_int CL_API_CALL clEnqueueSVMFree(
+    cl_command_queue command_queue,
+    cl_uint num_svm_pointers,
+    void *svm_pointers[],
+    void (CL_CALLBACK *pfn_free_func)(cl_command_queue, cl_uint,
+                                      void *svm_pointers[], void *),
+    void *user_data,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue does
+   * not support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
+                                           cl_bool blocking_copy,
+                                           void *dst_ptr,
+                                           const void *src_ptr,
+                                           size_t size,
+                                           cl_uint num_events_in_wait_list,
+                                           const cl_event *event_wait_list,
+                                           cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue does
+   * not support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue,
+                                            void *svm_ptr,
+                                            const void *pattern,
+                                            size_t pattern_size,
+                                            size_t size,
+                                            cl_uint num_events_in_wait_list,
+                                            const cl_event *event_wait_list,
+                                            cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue does
+   * not support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue,
+                                        cl_bool blocking_map,
+                                        cl_map_flags flags,
+                                        void *svm_ptr,
+                                        size_t size,
+                                        cl_uint num_events_in_wait_list,
+                                        const cl_event *event_wait_list,
+                                        cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue does
+   * not support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue,
+                                          void *svm_ptr,
+                                          cl_uint num_events_in_wait_list,
+                                          const cl_event *event_wait_list,
+                                          cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue does
+   * not support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+    cl_context context,
+    const cl_sampler_properties *sampler_properties,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if images are not supported by any device
+   * associated with context. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
+                                                 cl_uint arg_index,
+                                                 const void *arg_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_OPERATION if no devices in the context associated with kernel
+   * support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
+                                            cl_kernel_exec_info param_name,
+                                            size_t param_value_size,
+                                            const void *param_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_OPERATION for the SVM parameters when no device in the
+   * context supports SVM; CL_INVALID_VALUE for any other param_name. */
+  RT_RETURN_IF(param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS ||
+               param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+               CL_INVALID_OPERATION);
+  return CL_INVALID_VALUE;
+}
+
+WEAK cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
+    cl_kernel in_kernel,
+    cl_device_id in_device,
+    cl_kernel_sub_group_info param_name,
+    size_t input_value_size,
+    const void *input_value,
+    size_t param_value_size,
+    void *param_value,
+    size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if in_kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(in_kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_OPERATION if device does not support subgroups
+   * (cl_khr_subgroups is not listed). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,
+                                         cl_int *errcode_ret) {
+  /* CL_INVALID_KERNEL if source_kernel is not a valid kernel object. */
+  RT_FAIL_IF(!rt_is(source_kernel, RT_KERNEL), CL_INVALID_KERNEL, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_program CL_API_CALL clCreateProgramWithIL(
+    cl_context context,
+    const void *il,
+    size_t length,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if no devices in context support intermediate
+   * language programs. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clEnqueueSVMMigrateMem(
+    cl_command_queue command_queue,
+    cl_uint num_svm_pointers,
+    const void **svm_pointers,
+    const size_t *sizes,
+    cl_mem_migration_flags flags,
+    cl_uint num_events_in_wait_list,
+    const cl_event *event_wait_list,
+    cl_event *event) {
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
+   * object. */
+  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if the device associated with command_queue does
+   * not support SVM. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device,
+                                                cl_ulong *device_timestamp,
+                                                cl_ulong *host_timestamp) {
+  /* CL_INVALID_DEVICE if device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetHostTimer(cl_device_id device,
+                                       cl_ulong *host_timestamp) {
+  /* CL_INVALID_DEVICE if device is not a valid device object. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel kernel,
+    cl_device_id device,
+    cl_kernel_sub_group_info param_name,
+    size_t input_value_size,
+    const void *input_value,
+    size_t param_value_size,
+    void *param_value,
+    size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_OPERATION if device does not support subgroups. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
+    cl_context context,
+    cl_device_id device,
+    cl_command_queue command_queue) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* CL_INVALID_OPERATION if device does not support on-device queues. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clSetProgramReleaseCallback(
+    cl_program program,
+    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
+    void *user_data) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* CL_INVALID_OPERATION if no devices in the context associated with
+   * program support destructors for program scope global variables. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_int CL_API_CALL clSetProgramSpecializationConstant(
+    cl_program program,
+    cl_uint spec_id,
+    size_t spec_size,
+    const void *spec_value) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  /* CL_INVALID_OPERATION if no devices associated with program support
+   * intermediate language programs. */
+  MISSING(CL_INVALID_OPERATION);
+}
+
+WEAK cl_mem CL_API_CALL clCreateBufferWithProperties(
+    cl_context context,
+    const cl_mem_properties *properties,
+    cl_mem_flags flags,
+    size_t size,
+    void *host_ptr,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_mem CL_API_CALL clCreateImageWithProperties(
+    cl_context context,
+    const cl_mem_properties *properties,
+    cl_mem_flags flags,
+    const cl_image_format *image_format,
+    const cl_image_desc *image_desc,
+    void *host_ptr,
+    cl_int *errcode_ret) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_OPERATION if there are no devices in context that support
+   * images. */
+  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
+}
+
+WEAK cl_int CL_API_CALL clSetContextDestructorCallback(
+    cl_context context,
+    void (CL_CALLBACK *pfn_notify)(cl_context, void*),
+    void *user_data) {
+  /* CL_INVALID_CONTEXT if context is not a valid context object. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* Not implemented in this build (the real definition lives in runtime/). */
+  MISSING(CL_INVALID_OPERATION);
+}

@@ -1,0 +1,361 @@
+/* This file contains the device entry points: clGetDeviceIDs,
+ * clGetDeviceInfo with every OpenCL 3.0 query, device retain/release and
+ * clCreateSubDevices (Skein's device cannot be partitioned yet). */
+#include "info.h"
+#include "platform.h"
+
+/* clCompileProgram and clLinkProgram are not implemented yet: the device
+ * says it has no linker. FULL_PROFILE requires CL_TRUE here once a
+ * compiler is available, so set this to 1 when they land. */
+#define RT_HAVE_LINKER 0
+
+/* Returned by the query groups below for a param_name they do not know;
+ * positive, so it is never mistaken for a CL error code. */
+#define RT_INFO_UNKNOWN 1
+
+/* The parameters every query group takes (those RT_INFO_* read). */
+#define RT_INFO_PARAMS                                                     \
+  cl_device_id dev, cl_device_info param_name, size_t param_value_size,   \
+      void *param_value, size_t *param_value_size_ret
+#define RT_INFO_ARGS                                                       \
+  dev, param_name, param_value_size, param_value, param_value_size_ret
+
+static const cl_device_type rt_valid_types =
+    CL_DEVICE_TYPE_DEFAULT | CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_GPU |
+    CL_DEVICE_TYPE_ACCELERATOR | CL_DEVICE_TYPE_CUSTOM;
+
+cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
+                                  cl_device_type device_type,
+                                  cl_uint num_entries, cl_device_id *devices,
+                                  cl_uint *num_devices) {
+  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
+  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
+  /* CL_INVALID_DEVICE_TYPE if device_type is not a valid value. */
+  RT_RETURN_IF(device_type != CL_DEVICE_TYPE_ALL &&
+                   (device_type == 0 || (device_type & ~rt_valid_types)),
+               CL_INVALID_DEVICE_TYPE);
+  /* CL_INVALID_VALUE if num_entries is equal to zero and devices is not
+   * NULL or if both num_devices and devices are NULL. */
+  RT_RETURN_IF(num_entries == 0 && devices, CL_INVALID_VALUE);
+  RT_RETURN_IF(!num_devices && !devices, CL_INVALID_VALUE);
+  /* CL_DEVICE_NOT_FOUND if no OpenCL devices that matched device_type
+   * were found. The one device is a CPU and the default device. */
+  RT_RETURN_IF(!(device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT)),
+               CL_DEVICE_NOT_FOUND);
+  if (devices)
+    devices[0] = rt_device();
+  if (num_devices)
+    *num_devices = 1;
+  return CL_SUCCESS;
+}
+
+/* Identity, versions, extensions and features. */
+static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
+  static const cl_name_version extensions[] = {
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+  };
+  /* Not 2.0: OpenCL C 2.0 makes generic address space, pipes, device
+   * enqueue and program-scope globals mandatory, and Skein lacks them. */
+  static const cl_name_version c_versions[] = {
+      {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
+      {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+      {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+      {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
+  };
+  static const cl_name_version c_features[] = {
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+  };
+  switch (param_name) {
+  case CL_DEVICE_TYPE:
+    RT_INFO_VALUE(cl_device_type, CL_DEVICE_TYPE_CPU);
+  case CL_DEVICE_VENDOR_ID:
+    RT_INFO_VALUE(cl_uint, dev->vendor_id);
+  case CL_DEVICE_NAME:
+    RT_INFO_STRING(dev->name);
+  case CL_DEVICE_VENDOR:
+    RT_INFO_STRING(dev->vendor);
+  case CL_DRIVER_VERSION:
+    RT_INFO_STRING(RT_DRIVER_VERSION);
+  case CL_DEVICE_PROFILE:
+    RT_INFO_STRING("FULL_PROFILE");
+  case CL_DEVICE_VERSION:
+    RT_INFO_STRING("OpenCL 3.0 Skein");
+  case CL_DEVICE_NUMERIC_VERSION:
+    RT_INFO_VALUE(cl_version, CL_MAKE_VERSION(3, 0, 0));
+  /* A 3.0 device without every OpenCL C 2.0 feature reports 1.2 here. */
+  case CL_DEVICE_OPENCL_C_VERSION:
+    RT_INFO_STRING("OpenCL C 1.2");
+  case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
+    RT_INFO_ARRAY(c_versions, sizeof c_versions / sizeof c_versions[0]);
+  case CL_DEVICE_OPENCL_C_FEATURES:
+    RT_INFO_ARRAY(c_features, sizeof c_features / sizeof c_features[0]);
+  case CL_DEVICE_EXTENSIONS:
+    RT_INFO_STRING(dev->caps.extensions);
+  case CL_DEVICE_EXTENSIONS_WITH_VERSION:
+    RT_INFO_ARRAY(extensions, sizeof extensions / sizeof extensions[0]);
+  case CL_DEVICE_IL_VERSION:
+    RT_INFO_STRING("");
+  case CL_DEVICE_BUILT_IN_KERNELS:
+    RT_INFO_STRING("");
+  case CL_DEVICE_ILS_WITH_VERSION:
+  case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    return rt_info(param_value_size, param_value, param_value_size_ret,
+                   NULL, 0);
+  case CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED:
+    RT_INFO_STRING("v0000-01-01-00"); /* never submitted */
+  case CL_DEVICE_PLATFORM:
+    RT_INFO_VALUE(cl_platform_id, dev->platform);
+  case CL_DEVICE_PARENT_DEVICE:
+    RT_INFO_VALUE(cl_device_id, NULL);
+  case CL_DEVICE_REFERENCE_COUNT:
+    RT_INFO_VALUE(cl_uint, 1); /* a root device */
+  }
+  return RT_INFO_UNKNOWN;
+}
+
+/* Availability, execution model and capabilities. */
+static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
+  (void)dev;
+  switch (param_name) {
+  case CL_DEVICE_AVAILABLE:
+  case CL_DEVICE_COMPILER_AVAILABLE:
+  case CL_DEVICE_ENDIAN_LITTLE:
+  case CL_DEVICE_HOST_UNIFIED_MEMORY:
+  case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
+  case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+    RT_INFO_VALUE(cl_bool, CL_TRUE);
+  case CL_DEVICE_LINKER_AVAILABLE:
+    RT_INFO_VALUE(cl_bool, RT_HAVE_LINKER ? CL_TRUE : CL_FALSE);
+  case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+  case CL_DEVICE_IMAGE_SUPPORT:
+  case CL_DEVICE_PIPE_SUPPORT:
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+  case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+    RT_INFO_VALUE(cl_bool, CL_FALSE);
+  case CL_DEVICE_EXECUTION_CAPABILITIES:
+    RT_INFO_VALUE(cl_device_exec_capabilities, CL_EXEC_KERNEL);
+  case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
+    RT_INFO_VALUE(cl_command_queue_properties,
+                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                      CL_QUEUE_PROFILING_ENABLE);
+  case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
+    RT_INFO_VALUE(cl_command_queue_properties, 0);
+  case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
+    RT_INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
+  case CL_DEVICE_SVM_CAPABILITIES:
+    RT_INFO_VALUE(cl_device_svm_capabilities, 0);
+  /* The minimum OpenCL 3.0 allows: relaxed atomics at work-group scope;
+   * fences additionally acquire-release. */
+  case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
+    RT_INFO_VALUE(cl_device_atomic_capabilities,
+                  CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+  case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
+    RT_INFO_VALUE(cl_device_atomic_capabilities,
+                  CL_DEVICE_ATOMIC_ORDER_RELAXED |
+                      CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+  /* Float arithmetic is the CPU's IEEE 754 arithmetic. */
+  case CL_DEVICE_SINGLE_FP_CONFIG:
+    RT_INFO_VALUE(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN |
+                                           CL_FP_ROUND_TO_NEAREST |
+                                           CL_FP_FMA);
+  /* cl_khr_fp64 requires the full set. */
+  case CL_DEVICE_DOUBLE_FP_CONFIG:
+    RT_INFO_VALUE(cl_device_fp_config,
+                  CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+                      CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM);
+  /* No cl_khr_fp16: no half-precision configuration. */
+  case CL_DEVICE_HALF_FP_CONFIG:
+    RT_INFO_VALUE(cl_device_fp_config, 0);
+  case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
+    RT_INFO_VALUE(size_t, 1); /* rt_now_ns counts nanoseconds */
+  }
+  return RT_INFO_UNKNOWN;
+}
+
+/* Work-group and argument limits, vector widths, clock. */
+static cl_int rt_device_info_limits(RT_INFO_PARAMS) {
+  static const size_t item_sizes[3] = {1024, 1024, 1024};
+  cl_uint simd = dev->simd_bytes;
+  switch (param_name) {
+  case CL_DEVICE_MAX_COMPUTE_UNITS:
+    RT_INFO_VALUE(cl_uint, dev->compute_units);
+  case CL_DEVICE_MAX_CLOCK_FREQUENCY:
+    RT_INFO_VALUE(cl_uint, dev->max_clock_mhz);
+  case CL_DEVICE_ADDRESS_BITS:
+    RT_INFO_VALUE(cl_uint, 64);
+  case CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS:
+    RT_INFO_VALUE(cl_uint, 3);
+  case CL_DEVICE_MAX_WORK_ITEM_SIZES:
+    RT_INFO_ARRAY(item_sizes, 3);
+  case CL_DEVICE_MAX_WORK_GROUP_SIZE:
+    RT_INFO_VALUE(size_t, dev->max_work_group_size);
+  case CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    RT_INFO_VALUE(size_t, simd / 4); /* floats per SIMD register */
+  case CL_DEVICE_MAX_PARAMETER_SIZE:
+    RT_INFO_VALUE(size_t, 1024);
+  case CL_DEVICE_MAX_CONSTANT_ARGS:
+    RT_INFO_VALUE(cl_uint, 8);
+  case CL_DEVICE_PRINTF_BUFFER_SIZE:
+    RT_INFO_VALUE(size_t, 1024 * 1024);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
+    RT_INFO_VALUE(cl_uint, simd);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT:
+    RT_INFO_VALUE(cl_uint, simd / 2);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_INT:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT:
+    RT_INFO_VALUE(cl_uint, simd / 4);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG:
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE:
+    RT_INFO_VALUE(cl_uint, simd / 8);
+  case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+  case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+    RT_INFO_VALUE(cl_uint, dev->has_fp16 ? simd / 2 : 0);
+  }
+  return RT_INFO_UNKNOWN;
+}
+
+/* Memory sizes, caches and alignments. */
+static cl_int rt_device_info_memory(RT_INFO_PARAMS) {
+  cl_ulong constant = (cl_ulong)64 << 20;
+  if (constant > dev->max_mem_alloc_size)
+    constant = dev->max_mem_alloc_size;
+  switch (param_name) {
+  case CL_DEVICE_GLOBAL_MEM_SIZE:
+    RT_INFO_VALUE(cl_ulong, dev->global_mem_size);
+  case CL_DEVICE_MAX_MEM_ALLOC_SIZE:
+    RT_INFO_VALUE(cl_ulong, dev->max_mem_alloc_size);
+  case CL_DEVICE_LOCAL_MEM_SIZE:
+    RT_INFO_VALUE(cl_ulong, dev->local_mem_size);
+  case CL_DEVICE_LOCAL_MEM_TYPE:
+    RT_INFO_VALUE(cl_device_local_mem_type, CL_LOCAL);
+  case CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE:
+    RT_INFO_VALUE(cl_ulong, constant);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_TYPE:
+    RT_INFO_VALUE(cl_device_mem_cache_type, CL_READ_WRITE_CACHE);
+  case CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE:
+    RT_INFO_VALUE(cl_uint, dev->cacheline_size);
+  case CL_DEVICE_GLOBAL_MEM_CACHE_SIZE:
+    RT_INFO_VALUE(cl_ulong, dev->cache_size);
+  case CL_DEVICE_MEM_BASE_ADDR_ALIGN:
+    RT_INFO_VALUE(cl_uint, RT_MEM_ALIGN * 8); /* in bits */
+  case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
+    RT_INFO_VALUE(cl_uint, 128); /* long16 / double16 */
+  /* Program-scope global variables are not supported: 0. */
+  case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+  case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+    RT_INFO_VALUE(size_t, 0);
+  /* 0: atomics need only their natural alignment. */
+  case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:
+  case CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT:
+    RT_INFO_VALUE(cl_uint, 0);
+  }
+  return RT_INFO_UNKNOWN;
+}
+
+/* Features Skein does not have: images, pipes, on-device queues,
+ * sub-groups and partitioning all report zero. */
+static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
+  static const cl_device_partition_property no_partition = 0;
+  (void)dev;
+  switch (param_name) {
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+  case CL_DEVICE_MAX_SAMPLERS:
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+  case CL_DEVICE_MAX_PIPE_ARGS:
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+  case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
+    RT_INFO_VALUE(cl_uint, 0);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    RT_INFO_VALUE(size_t, 0);
+  /* "If the device cannot be partitioned ... a value of 0 will be
+   * returned": one terminating 0 property. */
+  case CL_DEVICE_PARTITION_PROPERTIES:
+    RT_INFO_ARRAY(&no_partition, 1);
+  case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
+    RT_INFO_VALUE(cl_device_affinity_domain, 0);
+  /* Not a sub-device: "may return a param_value_size_ret of 0". */
+  case CL_DEVICE_PARTITION_TYPE:
+    return rt_info(param_value_size, param_value, param_value_size_ret,
+                   NULL, 0);
+  }
+  return RT_INFO_UNKNOWN;
+}
+
+cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
+                                   cl_device_info param_name,
+                                   size_t param_value_size, void *param_value,
+                                   size_t *param_value_size_ret) {
+  /* CL_INVALID_DEVICE if device is not a valid device. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  cl_device_id dev = device;
+  cl_int (*const groups[])(RT_INFO_PARAMS) = {
+      rt_device_info_identity, rt_device_info_caps, rt_device_info_limits,
+      rt_device_info_memory, rt_device_info_absent};
+  for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
+    cl_int err = groups[i](RT_INFO_ARGS);
+    if (err != RT_INFO_UNKNOWN)
+      return err;
+  }
+  /* CL_INVALID_VALUE if param_name is not one of the supported values. */
+  rt_debug("%s: unknown param_name 0x%x -> CL_INVALID_VALUE\n", __func__,
+           (unsigned)param_name);
+  return CL_INVALID_VALUE;
+}
+
+cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
+  /* CL_INVALID_DEVICE if device is not a valid device. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* A root device: the reference count does not change. */
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
+  /* CL_INVALID_DEVICE if device is not a valid device. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* A root device: the reference count does not change. */
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL
+clCreateSubDevices(cl_device_id in_device,
+                   const cl_device_partition_property *properties,
+                   cl_uint num_devices, cl_device_id *out_devices,
+                   cl_uint *num_devices_ret) {
+  (void)num_devices, (void)out_devices, (void)num_devices_ret;
+  /* CL_INVALID_DEVICE if in_device is not a valid device. */
+  RT_RETURN_IF(!rt_is(in_device, RT_DEVICE), CL_INVALID_DEVICE);
+  /* CL_INVALID_VALUE if values specified in properties are not valid or
+   * if values specified in properties are valid but not supported by the
+   * device: CL_DEVICE_PARTITION_PROPERTIES lists no partition type. */
+  RT_RETURN_IF(!properties || properties[0] == 0, CL_INVALID_VALUE);
+  rt_debug("%s: partition type 0x%x not supported -> CL_INVALID_VALUE\n",
+           __func__, (unsigned)properties[0]);
+  return CL_INVALID_VALUE;
+}

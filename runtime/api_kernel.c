@@ -1,0 +1,329 @@
+/* This file contains the cl*Kernel* entry points (except the enqueues):
+ * argument validation against the compiler's argument metadata, error
+ * codes and info queries. The kernel object lives in kernel.c. */
+#include "kernel.h"
+#include "program.h"
+#include "context.h"
+#include "mem.h"
+#include "info.h"
+#include "platform.h"
+#include <stdlib.h>
+#include <string.h>
+
+cl_kernel CL_API_CALL clCreateKernel(cl_program program,
+                                     const char *kernel_name,
+                                     cl_int *errcode_ret) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_FAIL_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM, errcode_ret);
+  /* CL_INVALID_VALUE if kernel_name is NULL. */
+  RT_FAIL_IF(!kernel_name, CL_INVALID_VALUE, errcode_ret);
+  /* Checked and attached under the lock, so no build can start between
+   * (a build refuses programs with kernels attached). */
+  pthread_mutex_lock(&program->lock);
+  cl_int err = CL_SUCCESS;
+  cl_kernel k = NULL;
+  /* CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+   * executable for program. */
+  if (program->status != CL_BUILD_SUCCESS || !program->cc) {
+    err = CL_INVALID_PROGRAM_EXECUTABLE;
+  } else {
+    const cc_kernel_info *info =
+        cc_program_find_kernel(program->cc, kernel_name);
+    /* CL_INVALID_KERNEL_NAME if kernel_name is not found in program. */
+    if (!info)
+      err = CL_INVALID_KERNEL_NAME;
+    else if (!(k = rt_kernel_create(program, info)))
+      err = CL_OUT_OF_HOST_MEMORY;
+  }
+  pthread_mutex_unlock(&program->lock);
+  RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return k;
+}
+
+/* Creates every kernel of the built program p into kernels (n entries),
+ * under p's lock. Undoes them all on failure. */
+static cl_int create_all(cl_program p, cl_uint n, cl_kernel *kernels) {
+  for (cl_uint i = 0; i < n; i++) {
+    kernels[i] = rt_kernel_create(p, cc_program_kernel(p->cc, i));
+    if (!kernels[i]) {
+      while (i--)
+        rt_kernel_release(kernels[i]);
+      return CL_OUT_OF_HOST_MEMORY;
+    }
+  }
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program,
+                                            cl_uint num_kernels,
+                                            cl_kernel *kernels,
+                                            cl_uint *num_kernels_ret) {
+  /* CL_INVALID_PROGRAM if program is not a valid program object. */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
+  pthread_mutex_lock(&program->lock);
+  cl_int err = CL_SUCCESS;
+  cl_uint n = 0;
+  /* CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built
+   * executable for any device in program. */
+  if (program->status != CL_BUILD_SUCCESS || !program->cc) {
+    err = CL_INVALID_PROGRAM_EXECUTABLE;
+  } else {
+    n = cc_program_num_kernels(program->cc);
+    /* CL_INVALID_VALUE if kernels is not NULL and num_kernels is less
+     * than the number of kernels in program. */
+    if (kernels && num_kernels < n)
+      err = CL_INVALID_VALUE;
+    else if (kernels)
+      err = create_all(program, n, kernels);
+  }
+  pthread_mutex_unlock(&program->lock);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  if (num_kernels_ret)
+    *num_kernels_ret = n;
+  return CL_SUCCESS;
+}
+
+cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,
+                                    cl_int *errcode_ret) {
+  /* CL_INVALID_KERNEL if source_kernel is not a valid kernel object. */
+  RT_FAIL_IF(!rt_is(source_kernel, RT_KERNEL), CL_INVALID_KERNEL, errcode_ret);
+  cl_kernel k = rt_kernel_clone(source_kernel);
+  RT_FAIL_IF(!k, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return k;
+}
+
+cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  rt_retain(kernel);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  rt_kernel_release(kernel);
+  return CL_SUCCESS;
+}
+
+/* Validates a memory-object argument (buffer or image) and returns the
+ * cl_mem in *mem (NULL for a NULL pointer). */
+static cl_int check_mem_arg(const cc_arg_info *ai, size_t arg_size,
+                            const void *arg_value, cl_mem *mem) {
+  /* CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size
+   * != sizeof(cl_mem). */
+  RT_RETURN_IF(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+  /* A buffer argument's arg_value may be NULL or point to a NULL value:
+   * the kernel then sees a NULL pointer. Images take no NULL. */
+  *mem = arg_value ? *(const cl_mem *)arg_value : NULL;
+  bool is_buffer = *mem && rt_is(*mem, RT_MEM) &&
+                   (*mem)->type == CL_MEM_OBJECT_BUFFER;
+  /* CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+   * when the specified arg_value is not a valid memory object (Skein has
+   * no image objects yet). */
+  if (ai->kind == CC_ARG_IMAGE)
+    RT_RETURN_IF(true, CL_INVALID_MEM_OBJECT);
+  RT_RETURN_IF(*mem && !is_buffer, CL_INVALID_MEM_OBJECT);
+  return CL_SUCCESS;
+}
+
+/* Validates the value of argument ai; *mem receives a buffer argument. */
+static cl_int check_arg(const cc_arg_info *ai, size_t arg_size,
+                        const void *arg_value, cl_mem *mem) {
+  *mem = NULL;
+  switch (ai->kind) {
+  case CC_ARG_GLOBAL:
+  case CC_ARG_CONSTANT:
+  case CC_ARG_IMAGE:
+    return check_mem_arg(ai, arg_size, arg_value, mem);
+  case CC_ARG_LOCAL:
+    /* CL_INVALID_ARG_SIZE if arg_size is zero and the argument is
+     * declared with the local qualifier. */
+    RT_RETURN_IF(arg_size == 0, CL_INVALID_ARG_SIZE);
+    /* CL_INVALID_ARG_VALUE if arg_value is not NULL for an argument
+     * declared with the local qualifier. */
+    RT_RETURN_IF(arg_value != NULL, CL_INVALID_ARG_VALUE);
+    return CL_SUCCESS;
+  case CC_ARG_SAMPLER:
+    /* CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
+     * type (cl_sampler). */
+    RT_RETURN_IF(arg_size != sizeof(cl_sampler), CL_INVALID_ARG_SIZE);
+    /* CL_INVALID_SAMPLER for an argument declared to be of type sampler_t
+     * when the specified arg_value is not a valid sampler object. */
+    RT_RETURN_IF(!arg_value || !rt_is(*(const cl_sampler *)arg_value,
+                                      RT_SAMPLER),
+                 CL_INVALID_SAMPLER);
+    return CL_SUCCESS;
+  case CC_ARG_VALUE:
+  default:
+    /* CL_INVALID_ARG_SIZE if arg_size does not match the size of the data
+     * type for an argument that is not a memory object. */
+    RT_RETURN_IF(arg_size != ai->size, CL_INVALID_ARG_SIZE);
+    /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value:
+     * a by-value argument needs its bytes. */
+    RT_RETURN_IF(!arg_value, CL_INVALID_ARG_VALUE);
+    return CL_SUCCESS;
+  }
+}
+
+cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
+                                  size_t arg_size, const void *arg_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
+  RT_RETURN_IF(arg_index >= kernel->info->num_args, CL_INVALID_ARG_INDEX);
+  const cc_arg_info *ai = &kernel->info->args[arg_index];
+  cl_mem mem;
+  cl_int err = check_arg(ai, arg_size, arg_value, &mem);
+  if (err != CL_SUCCESS)
+    return err;
+  return rt_kernel_set_arg(kernel, arg_index, arg_size, arg_value, mem);
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
+                                            cl_uint arg_index,
+                                            const void *arg_value) {
+  (void)arg_value;
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_OPERATION if no devices in the context associated with
+   * kernel support SVM (Skein's device reports no SVM capabilities). */
+  (void)arg_index;
+  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+}
+
+cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
+                                       cl_kernel_exec_info param_name,
+                                       size_t param_value_size,
+                                       const void *param_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_VALUE if param_name is not valid, if param_value is NULL
+   * or if the size specified by param_value_size is not valid. */
+  RT_RETURN_IF(param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
+                   param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+               CL_INVALID_VALUE);
+  RT_RETURN_IF(!param_value || param_value_size == 0, CL_INVALID_VALUE);
+  /* CL_INVALID_OPERATION if no devices in the context associated with
+   * kernel support SVM. */
+  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+}
+
+cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
+                                   cl_kernel_info param_name,
+                                   size_t param_value_size, void *param_value,
+                                   size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  switch (param_name) {
+  case CL_KERNEL_FUNCTION_NAME:
+    RT_INFO_STRING(kernel->info->name);
+  case CL_KERNEL_NUM_ARGS:
+    RT_INFO_VALUE(cl_uint, kernel->info->num_args);
+  case CL_KERNEL_REFERENCE_COUNT:
+    RT_INFO_VALUE(cl_uint, rt_refcount(kernel));
+  case CL_KERNEL_CONTEXT:
+    RT_INFO_VALUE(cl_context, kernel->program->context);
+  case CL_KERNEL_PROGRAM:
+    RT_INFO_VALUE(cl_program, kernel->program);
+  case CL_KERNEL_ATTRIBUTES:
+    RT_INFO_STRING(kernel->info->attributes ? kernel->info->attributes : "");
+  default:
+    /* CL_INVALID_VALUE if param_name is not valid. */
+    RT_RETURN_IF(true, CL_INVALID_VALUE);
+  }
+}
+
+cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
+                                      cl_kernel_arg_info param_name,
+                                      size_t param_value_size,
+                                      void *param_value,
+                                      size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
+  RT_RETURN_IF(arg_index >= kernel->info->num_args, CL_INVALID_ARG_INDEX);
+  /* CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not
+   * available for kernel: only programs created from source and built
+   * with -cl-kernel-arg-info keep it. */
+  RT_RETURN_IF(!kernel->program->kernel_arg_info,
+               CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+  const cc_arg_info *ai = &kernel->info->args[arg_index];
+  switch (param_name) {
+  case CL_KERNEL_ARG_ADDRESS_QUALIFIER:
+    RT_INFO_VALUE(cl_kernel_arg_address_qualifier, ai->address_qualifier);
+  case CL_KERNEL_ARG_ACCESS_QUALIFIER:
+    RT_INFO_VALUE(cl_kernel_arg_access_qualifier, ai->access_qualifier);
+  case CL_KERNEL_ARG_TYPE_NAME:
+    RT_INFO_STRING(ai->type_name ? ai->type_name : "");
+  case CL_KERNEL_ARG_TYPE_QUALIFIER:
+    RT_INFO_VALUE(cl_kernel_arg_type_qualifier, ai->type_qualifier);
+  case CL_KERNEL_ARG_NAME:
+    RT_INFO_STRING(ai->name ? ai->name : "");
+  default:
+    /* CL_INVALID_VALUE if param_name is not valid. */
+    RT_RETURN_IF(true, CL_INVALID_VALUE);
+  }
+}
+
+/* CL_INVALID_DEVICE if device is not in the list of devices associated
+ * with kernel or if device is NULL but there is more than one device
+ * associated with kernel (Skein's contexts have one). */
+static bool kernel_device_ok(cl_kernel kernel, cl_device_id device) {
+  return !device || (rt_is(device, RT_DEVICE) &&
+                     rt_context_has_device(kernel->program->context, device));
+}
+
+/* CL_KERNEL_WORK_GROUP_SIZE: the required size if the kernel names one,
+ * else the device's maximum. */
+static size_t kernel_max_wg(cl_kernel k) {
+  const size_t *r = k->info->reqd_work_group_size;
+  if (r[0])
+    return r[0] * (r[1] ? r[1] : 1) * (r[2] ? r[2] : 1);
+  return k->program->context->device->max_work_group_size;
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_work_group_info param_name,
+    size_t param_value_size, void *param_value, size_t *param_value_size_ret) {
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  RT_RETURN_IF(!kernel_device_ok(kernel, device), CL_INVALID_DEVICE);
+  cl_device_id dev = kernel->program->context->device;
+  switch (param_name) {
+  case CL_KERNEL_WORK_GROUP_SIZE:
+    RT_INFO_VALUE(size_t, kernel_max_wg(kernel));
+  case CL_KERNEL_COMPILE_WORK_GROUP_SIZE:
+    RT_INFO_ARRAY(kernel->info->reqd_work_group_size, 3);
+  case CL_KERNEL_LOCAL_MEM_SIZE:
+    RT_INFO_VALUE(cl_ulong, rt_kernel_local_mem(kernel));
+  case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
+    /* The lanes of a float vector: work-items run side by side in them. */
+    RT_INFO_VALUE(size_t, dev->simd_bytes >= 4 ? dev->simd_bytes / 4 : 1);
+  case CL_KERNEL_PRIVATE_MEM_SIZE:
+    RT_INFO_VALUE(cl_ulong, kernel->info->private_mem_size);
+  case CL_KERNEL_GLOBAL_WORK_SIZE:
+    /* CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
+     * device is not a custom device and kernel is not a built-in kernel. */
+  default:
+    /* CL_INVALID_VALUE if param_name is not valid. */
+    RT_RETURN_IF(true, CL_INVALID_VALUE);
+  }
+}
+
+cl_int CL_API_CALL clGetKernelSubGroupInfo(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  (void)param_name, (void)input_value_size, (void)input_value;
+  (void)param_value_size, (void)param_value, (void)param_value_size_ret;
+  /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  RT_RETURN_IF(!kernel_device_ok(kernel, device), CL_INVALID_DEVICE);
+  /* CL_INVALID_OPERATION if device does not support subgroups. */
+  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+}

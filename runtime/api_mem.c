@@ -1,0 +1,262 @@
+/* This file contains the buffer object entry points: creation with every
+ * flag, sub-buffers, reference counting, info queries and destructor
+ * callbacks. */
+#include "context.h"
+#include "info.h"
+#include "mem.h"
+#include "platform.h"
+#include <stdlib.h>
+#include <string.h>
+
+#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define HOST_ACCESS_FLAGS                                                  \
+  (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define HOST_PTR_FLAGS                                                     \
+  (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+
+/* True if more than one bit of mask is set in flags. */
+static bool several(cl_mem_flags flags, cl_mem_flags mask) {
+  cl_mem_flags f = flags & mask;
+  return f & (f - 1);
+}
+
+/* CL_INVALID_VALUE if values specified in flags are not valid: unknown
+ * bits, or mutually exclusive ones together. */
+static bool flags_valid(cl_mem_flags flags) {
+  const cl_mem_flags known = ACCESS_FLAGS | HOST_ACCESS_FLAGS | HOST_PTR_FLAGS |
+                             CL_MEM_KERNEL_READ_AND_WRITE;
+  if (flags & ~known)
+    return false;
+  if (several(flags, ACCESS_FLAGS) || several(flags, HOST_ACCESS_FLAGS))
+    return false;
+  if ((flags & CL_MEM_USE_HOST_PTR) &&
+      (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
+    return false;
+  return true;
+}
+
+static cl_mem mem_alloc(cl_context ctx, cl_mem_flags flags, size_t size) {
+  cl_mem m = calloc(1, sizeof *m);
+  if (!m)
+    return NULL;
+  rt_object_init(&m->obj, RT_MEM);
+  m->context = ctx;
+  rt_retain(ctx);
+  m->type = CL_MEM_OBJECT_BUFFER;
+  m->flags = flags;
+  m->size = size;
+  pthread_mutex_init(&m->lock, NULL);
+  return m;
+}
+
+cl_mem CL_API_CALL clCreateBufferWithProperties(
+    cl_context context, const cl_mem_properties *properties,
+    cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
+  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
+  /* CL_INVALID_PROPERTY if a property name in properties is not a
+   * supported property name (no buffer properties are supported). */
+  RT_FAIL_IF(properties && properties[0] != 0, CL_INVALID_PROPERTY,
+             errcode_ret);
+  RT_FAIL_IF(!flags_valid(flags), CL_INVALID_VALUE, errcode_ret);
+  if (!(flags & ACCESS_FLAGS))
+    flags |= CL_MEM_READ_WRITE;
+  /* CL_INVALID_BUFFER_SIZE if size is 0 or greater than
+   * CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
+  RT_FAIL_IF(size == 0 || size > rt_device()->max_mem_alloc_size,
+             CL_INVALID_BUFFER_SIZE, errcode_ret);
+  /* CL_INVALID_HOST_PTR if host_ptr is NULL and CL_MEM_USE_HOST_PTR or
+   * CL_MEM_COPY_HOST_PTR are set in flags or if host_ptr is not NULL but
+   * CL_MEM_COPY_HOST_PTR or CL_MEM_USE_HOST_PTR are not set in flags. */
+  bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
+  RT_FAIL_IF(wants_ptr != (host_ptr != NULL), CL_INVALID_HOST_PTR,
+             errcode_ret);
+
+  cl_mem m = mem_alloc(context, flags, size);
+  RT_FAIL_IF(!m, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+  m->host_ptr = host_ptr;
+  if (flags & CL_MEM_USE_HOST_PTR) {
+    m->data = host_ptr; /* zero-copy: the application's memory */
+  } else {
+    size_t rounded = (size + RT_MEM_ALIGN - 1) / RT_MEM_ALIGN * RT_MEM_ALIGN;
+    m->data = aligned_alloc(RT_MEM_ALIGN, rounded);
+    if (!m->data) {
+      rt_mem_release(m);
+      RT_FAIL_IF(true, CL_MEM_OBJECT_ALLOCATION_FAILURE, errcode_ret);
+    }
+    m->owns_data = true;
+    if (flags & CL_MEM_COPY_HOST_PTR)
+      memcpy(m->data, host_ptr, size);
+  }
+  if (properties) { /* an empty list is still reported back */
+    m->props = calloc(1, sizeof *m->props);
+    m->num_props = m->props ? 1 : 0;
+  }
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return m;
+}
+
+cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
+                                  size_t size, void *host_ptr,
+                                  cl_int *errcode_ret) {
+  return clCreateBufferWithProperties(context, NULL, flags, size, host_ptr,
+                                      errcode_ret);
+}
+
+/* CL_INVALID_VALUE checks of a sub-buffer's flags against its parent's. */
+static bool sub_flags_valid(cl_mem_flags parent, cl_mem_flags flags) {
+  if (!flags_valid(flags) || (flags & HOST_PTR_FLAGS))
+    return false;
+  if ((parent & CL_MEM_WRITE_ONLY) &&
+      (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+    return false;
+  if ((parent & CL_MEM_READ_ONLY) &&
+      (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+    return false;
+  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY))
+    return false;
+  if ((parent & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY))
+    return false;
+  if ((parent & CL_MEM_HOST_NO_ACCESS) &&
+      (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+    return false;
+  return true;
+}
+
+cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
+                                     cl_buffer_create_type create_type,
+                                     const void *create_info,
+                                     cl_int *errcode_ret) {
+  /* CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object or is a
+   * sub-buffer object. */
+  RT_FAIL_IF(!rt_is(buffer, RT_MEM) || buffer->type != CL_MEM_OBJECT_BUFFER ||
+                 buffer->parent,
+             CL_INVALID_MEM_OBJECT, errcode_ret);
+  RT_FAIL_IF(!sub_flags_valid(buffer->flags, flags), CL_INVALID_VALUE,
+             errcode_ret);
+  /* CL_INVALID_VALUE if value specified in buffer_create_type is not
+   * valid, or if value(s) specified in buffer_create_info are not valid or
+   * if buffer_create_info is NULL. */
+  RT_FAIL_IF(create_type != CL_BUFFER_CREATE_TYPE_REGION || !create_info,
+             CL_INVALID_VALUE, errcode_ret);
+  const cl_buffer_region *region = create_info;
+  /* CL_INVALID_BUFFER_SIZE if the size field of the cl_buffer_region
+   * structure passed in buffer_create_info is 0. */
+  RT_FAIL_IF(region->size == 0, CL_INVALID_BUFFER_SIZE, errcode_ret);
+  /* CL_INVALID_VALUE if the region specified by the cl_buffer_region
+   * structure passed in buffer_create_info is out of bounds in buffer. */
+  RT_FAIL_IF(region->origin > buffer->size ||
+                 region->size > buffer->size - region->origin,
+             CL_INVALID_VALUE, errcode_ret);
+  /* CL_MISALIGNED_SUB_BUFFER_OFFSET if there are no devices in context
+   * associated with buffer for which the origin field of the
+   * cl_buffer_region structure passed in buffer_create_info is aligned to
+   * the CL_DEVICE_MEM_BASE_ADDR_ALIGN value. */
+  RT_FAIL_IF(region->origin % RT_MEM_ALIGN, CL_MISALIGNED_SUB_BUFFER_OFFSET,
+             errcode_ret);
+
+  /* Unspecified access and host-access flags are inherited. */
+  if (!(flags & ACCESS_FLAGS))
+    flags |= buffer->flags & ACCESS_FLAGS;
+  if (!(flags & HOST_ACCESS_FLAGS))
+    flags |= buffer->flags & HOST_ACCESS_FLAGS;
+  flags |= buffer->flags & HOST_PTR_FLAGS;
+  cl_mem m = mem_alloc(buffer->context, flags, region->size);
+  RT_FAIL_IF(!m, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+  m->parent = buffer;
+  rt_retain(buffer);
+  m->origin = region->origin;
+  m->data = buffer->data + region->origin;
+  if (buffer->flags & CL_MEM_USE_HOST_PTR)
+    m->host_ptr = (char *)buffer->host_ptr + region->origin;
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return m;
+}
+
+void rt_mem_release(cl_mem m) {
+  if (!rt_release_last(m))
+    return;
+  /* Destructor callbacks run in reverse order of registration, before the
+   * memory is given back (the list is kept newest first). */
+  for (rt_mem_callback *c = m->destructors, *next; c; c = next) {
+    next = c->next;
+    c->fn(m, c->user_data);
+    free(c);
+  }
+  if (m->owns_data)
+    free(m->data);
+  if (m->parent)
+    rt_mem_release(m->parent);
+  free(m->props);
+  pthread_mutex_destroy(&m->lock);
+  clReleaseContext(m->context);
+  free(m);
+}
+
+cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  rt_retain(memobj);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  rt_mem_release(memobj);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetMemObjectDestructorCallback(
+    cl_mem memobj, void(CL_CALLBACK *pfn_notify)(cl_mem, void *),
+    void *user_data) {
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_VALUE if pfn_notify is NULL. */
+  RT_RETURN_IF(!pfn_notify, CL_INVALID_VALUE);
+  rt_mem_callback *c = malloc(sizeof *c);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  c->fn = pfn_notify;
+  c->user_data = user_data;
+  pthread_mutex_lock(&memobj->lock);
+  c->next = memobj->destructors;
+  memobj->destructors = c;
+  pthread_mutex_unlock(&memobj->lock);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name,
+                                      size_t param_value_size,
+                                      void *param_value,
+                                      size_t *param_value_size_ret) {
+  RT_RETURN_IF(!rt_is(m, RT_MEM), CL_INVALID_MEM_OBJECT);
+  switch (param_name) {
+  case CL_MEM_TYPE:
+    RT_INFO_VALUE(cl_mem_object_type, m->type);
+  case CL_MEM_FLAGS:
+    RT_INFO_VALUE(cl_mem_flags, m->flags);
+  case CL_MEM_SIZE:
+    RT_INFO_VALUE(size_t, m->size);
+  case CL_MEM_HOST_PTR:
+    RT_INFO_VALUE(void *, (m->flags & CL_MEM_USE_HOST_PTR) ? m->host_ptr
+                                                           : NULL);
+  case CL_MEM_MAP_COUNT: {
+    pthread_mutex_lock(&m->lock);
+    cl_uint count = m->map_count;
+    pthread_mutex_unlock(&m->lock);
+    RT_INFO_VALUE(cl_uint, count);
+  }
+  case CL_MEM_REFERENCE_COUNT:
+    RT_INFO_VALUE(cl_uint, rt_refcount(m));
+  case CL_MEM_CONTEXT:
+    RT_INFO_VALUE(cl_context, m->context);
+  case CL_MEM_ASSOCIATED_MEMOBJECT:
+    RT_INFO_VALUE(cl_mem, m->parent);
+  case CL_MEM_OFFSET:
+    RT_INFO_VALUE(size_t, m->origin);
+  case CL_MEM_USES_SVM_POINTER:
+    RT_INFO_VALUE(cl_bool, CL_FALSE);
+  case CL_MEM_PROPERTIES:
+    RT_INFO_ARRAY(m->props, m->num_props);
+  default:
+    RT_RETURN_IF(true, CL_INVALID_VALUE);
+  }
+}

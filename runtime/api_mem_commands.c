@@ -1,0 +1,479 @@
+/* This file contains the buffer commands: read, write, copy and fill,
+ * their *Rect variants, map/unmap (zero-copy: buffers are host memory)
+ * and migrate. Every transfer is a rectangle copy in the end. */
+#include "event.h"
+#include "mem.h"
+#include "queue.h"
+#include <stdlib.h>
+#include <string.h>
+
+/* A transfer between two places, each a base pointer with row and slice
+ * pitches; linear transfers use a region of {size, 1, 1}. */
+typedef struct mem_cmd {
+  cl_mem src_mem, dst_mem;  /* retained, or NULL for host memory */
+  char *src, *dst;          /* first byte of the region */
+  size_t region[3];
+  size_t src_row, src_slice, dst_row, dst_slice;
+  unsigned char pattern[128];
+  size_t pattern_size;      /* fill: > 0 */
+  cl_mem unmap_mem;         /* unmap: mem whose map count drops */
+} mem_cmd;
+
+static void copy_rect(const mem_cmd *c) {
+  for (size_t z = 0; z < c->region[2]; z++)
+    for (size_t y = 0; y < c->region[1]; y++)
+      memmove(c->dst + z * c->dst_slice + y * c->dst_row,
+              c->src + z * c->src_slice + y * c->src_row, c->region[0]);
+}
+
+static cl_int run_copy(cl_event ev) {
+  copy_rect(ev->payload);
+  return CL_SUCCESS;
+}
+
+static cl_int run_fill(cl_event ev) {
+  mem_cmd *c = ev->payload;
+  for (size_t off = 0; off < c->region[0]; off += c->pattern_size)
+    memcpy(c->dst + off, c->pattern, c->pattern_size);
+  return CL_SUCCESS;
+}
+
+static cl_int run_unmap(cl_event ev) {
+  mem_cmd *c = ev->payload;
+  pthread_mutex_lock(&c->unmap_mem->lock);
+  c->unmap_mem->map_count--;
+  pthread_mutex_unlock(&c->unmap_mem->lock);
+  return CL_SUCCESS;
+}
+
+static void free_cmd(cl_event ev) {
+  mem_cmd *c = ev->payload;
+  if (!c)
+    return;
+  if (c->src_mem)
+    rt_mem_release(c->src_mem);
+  if (c->dst_mem)
+    rt_mem_release(c->dst_mem);
+  if (c->unmap_mem)
+    rt_mem_release(c->unmap_mem);
+  free(c);
+  ev->payload = NULL;
+}
+
+/* Creates, fills in and submits a command running run with payload c
+ * (which it takes over, retaining the mems it names). */
+static cl_int submit(cl_command_queue q, cl_command_type type,
+                     rt_command_run_fn run, mem_cmd *c, bool blocking,
+                     cl_uint num_events, const cl_event *wait_list,
+                     cl_event *event) {
+  cl_int err;
+  cl_event ev = rt_command_create(q, type, num_events, wait_list, &err);
+  if (!ev) {
+    free(c);
+    return err;
+  }
+  if (c->src_mem)
+    rt_retain(c->src_mem);
+  if (c->dst_mem)
+    rt_retain(c->dst_mem);
+  if (c->unmap_mem)
+    rt_retain(c->unmap_mem);
+  ev->run = run;
+  ev->payload = c;
+  ev->free_payload = free_cmd;
+  return rt_command_submit(ev, blocking, event);
+}
+
+/* The checks every buffer command shares for queue and one buffer. */
+static cl_int check_queue_mem(cl_command_queue q, cl_mem m) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  RT_RETURN_IF(!rt_is(m, RT_MEM) || m->type != CL_MEM_OBJECT_BUFFER,
+               CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_CONTEXT if the context associated with command_queue and
+   * buffer are not the same. */
+  RT_RETURN_IF(q->context != m->context, CL_INVALID_CONTEXT);
+  return CL_SUCCESS;
+}
+
+/* CL_INVALID_VALUE if the region being read or written specified by
+ * (offset, size) is out of bounds or if size is 0. */
+static bool range_ok(cl_mem m, size_t offset, size_t size) {
+  return size && offset <= m->size && size <= m->size - offset;
+}
+
+/* CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
+ * has been created with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS
+ * (and the converse for writes). */
+static bool host_may_read(cl_mem m) {
+  return !(m->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+static bool host_may_write(cl_mem m) {
+  return !(m->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS));
+}
+
+static mem_cmd *linear_cmd(size_t size) {
+  mem_cmd *c = calloc(1, sizeof *c);
+  if (c) {
+    c->region[0] = size;
+    c->region[1] = c->region[2] = 1;
+  }
+  return c;
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer,
+                                       cl_bool blocking, size_t offset,
+                                       size_t size, void *ptr,
+                                       cl_uint num_events,
+                                       const cl_event *wait_list,
+                                       cl_event *event) {
+  cl_int err = check_queue_mem(q, buffer);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  RT_RETURN_IF(!range_ok(buffer, offset, size) || !ptr, CL_INVALID_VALUE);
+  RT_RETURN_IF(!host_may_read(buffer), CL_INVALID_OPERATION);
+  mem_cmd *c = linear_cmd(size);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  c->src_mem = buffer;
+  c->src = buffer->data + offset;
+  c->dst = ptr;
+  return submit(q, CL_COMMAND_READ_BUFFER, run_copy, c, blocking, num_events,
+                wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer,
+                                        cl_bool blocking, size_t offset,
+                                        size_t size, const void *ptr,
+                                        cl_uint num_events,
+                                        const cl_event *wait_list,
+                                        cl_event *event) {
+  cl_int err = check_queue_mem(q, buffer);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  RT_RETURN_IF(!range_ok(buffer, offset, size) || !ptr, CL_INVALID_VALUE);
+  RT_RETURN_IF(!host_may_write(buffer), CL_INVALID_OPERATION);
+  mem_cmd *c = linear_cmd(size);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  c->dst_mem = buffer;
+  c->dst = buffer->data + offset;
+  c->src = (char *)ptr;
+  return submit(q, CL_COMMAND_WRITE_BUFFER, run_copy, c, blocking, num_events,
+                wait_list, event);
+}
+
+/* The root buffer and absolute offset of m's byte at offset. */
+static cl_mem root_of(cl_mem m, size_t *offset) {
+  *offset += m->origin;
+  return m->parent ? m->parent : m;
+}
+
+static bool overlap(size_t a, size_t b, size_t size) {
+  return a < b + size && b < a + size;
+}
+
+cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue q, cl_mem src,
+                                       cl_mem dst, size_t src_offset,
+                                       size_t dst_offset, size_t size,
+                                       cl_uint num_events,
+                                       const cl_event *wait_list,
+                                       cl_event *event) {
+  cl_int err = check_queue_mem(q, src);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  err = check_queue_mem(q, dst);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  RT_RETURN_IF(!range_ok(src, src_offset, size) ||
+                   !range_ok(dst, dst_offset, size),
+               CL_INVALID_VALUE);
+  /* CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer
+   * or sub-buffer object (or share a parent) and the source and
+   * destination regions overlap. */
+  size_t a = src_offset, b = dst_offset;
+  RT_RETURN_IF(root_of(src, &a) == root_of(dst, &b) && overlap(a, b, size),
+               CL_MEM_COPY_OVERLAP);
+  mem_cmd *c = linear_cmd(size);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  c->src_mem = src;
+  c->dst_mem = dst;
+  c->src = src->data + src_offset;
+  c->dst = dst->data + dst_offset;
+  return submit(q, CL_COMMAND_COPY_BUFFER, run_copy, c, false, num_events,
+                wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer,
+                                       const void *pattern,
+                                       size_t pattern_size, size_t offset,
+                                       size_t size, cl_uint num_events,
+                                       const cl_event *wait_list,
+                                       cl_event *event) {
+  cl_int err = check_queue_mem(q, buffer);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  /* CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if
+   * pattern_size is not one of { 1, 2, 4, 8, 16, 32, 64, 128 }. */
+  RT_RETURN_IF(!pattern || pattern_size == 0 || pattern_size > 128 ||
+                   (pattern_size & (pattern_size - 1)),
+               CL_INVALID_VALUE);
+  /* CL_INVALID_VALUE if offset and size are not a multiple of
+   * pattern_size, or the region is out of bounds. */
+  RT_RETURN_IF(offset % pattern_size || size % pattern_size,
+               CL_INVALID_VALUE);
+  RT_RETURN_IF(!range_ok(buffer, offset, size), CL_INVALID_VALUE);
+  mem_cmd *c = linear_cmd(size);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  c->dst_mem = buffer;
+  c->dst = buffer->data + offset;
+  memcpy(c->pattern, pattern, pattern_size);
+  c->pattern_size = pattern_size;
+  return submit(q, CL_COMMAND_FILL_BUFFER, run_fill, c, false, num_events,
+                wait_list, event);
+}
+
+/* Fills in pitches the caller gave as 0 and checks them and the region
+ * against a buffer of size bytes (size 0: host memory, unbounded).
+ * Returns the byte offset of origin, or SIZE_MAX when invalid. */
+static size_t rect_offset(const size_t origin[3], const size_t region[3],
+                          size_t *row, size_t *slice, size_t size) {
+  if (*row == 0)
+    *row = region[0];
+  if (*slice == 0)
+    *slice = region[1] * *row;
+  /* CL_INVALID_VALUE if row_pitch is not 0 and is less than region[0];
+   * if slice_pitch is not 0 and is less than region[1] * row_pitch and
+   * not a multiple of row_pitch. */
+  if (*row < region[0] || *slice < region[1] * *row || *slice % *row)
+    return SIZE_MAX;
+  size_t start = origin[2] * *slice + origin[1] * *row + origin[0];
+  size_t end = (origin[2] + region[2] - 1) * *slice +
+               (origin[1] + region[1] - 1) * *row + origin[0] + region[0];
+  if (size && end > size)
+    return SIZE_MAX;
+  return start;
+}
+
+static bool region_ok(const size_t *region) {
+  return region && region[0] && region[1] && region[2];
+}
+
+/* Read and write rect share everything but the direction. */
+static cl_int buffer_rect_io(cl_command_queue q, cl_mem buffer, bool read,
+                             cl_bool blocking, const size_t *buffer_origin,
+                             const size_t *host_origin, const size_t *region,
+                             size_t buffer_row, size_t buffer_slice,
+                             size_t host_row, size_t host_slice, char *ptr,
+                             cl_uint num_events, const cl_event *wait_list,
+                             cl_event *event) {
+  cl_int err = check_queue_mem(q, buffer);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  RT_RETURN_IF(!ptr || !buffer_origin || !host_origin || !region_ok(region),
+               CL_INVALID_VALUE);
+  size_t boff = rect_offset(buffer_origin, region, &buffer_row, &buffer_slice,
+                            buffer->size);
+  size_t hoff = rect_offset(host_origin, region, &host_row, &host_slice, 0);
+  RT_RETURN_IF(boff == SIZE_MAX || hoff == SIZE_MAX, CL_INVALID_VALUE);
+  RT_RETURN_IF(read ? !host_may_read(buffer) : !host_may_write(buffer),
+               CL_INVALID_OPERATION);
+  mem_cmd *c = calloc(1, sizeof *c);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  memcpy(c->region, region, sizeof c->region);
+  if (read) {
+    c->src_mem = buffer;
+    c->src = buffer->data + boff, c->src_row = buffer_row,
+    c->src_slice = buffer_slice;
+    c->dst = ptr + hoff, c->dst_row = host_row, c->dst_slice = host_slice;
+  } else {
+    c->dst_mem = buffer;
+    c->dst = buffer->data + boff, c->dst_row = buffer_row,
+    c->dst_slice = buffer_slice;
+    c->src = ptr + hoff, c->src_row = host_row, c->src_slice = host_slice;
+  }
+  return submit(q, read ? CL_COMMAND_READ_BUFFER_RECT
+                        : CL_COMMAND_WRITE_BUFFER_RECT,
+                run_copy, c, blocking, num_events, wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueReadBufferRect(
+    cl_command_queue q, cl_mem buffer, cl_bool blocking,
+    const size_t *buffer_origin, const size_t *host_origin,
+    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, void *ptr,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event) {
+  return buffer_rect_io(q, buffer, true, blocking, buffer_origin, host_origin,
+                        region, buffer_row_pitch, buffer_slice_pitch,
+                        host_row_pitch, host_slice_pitch, ptr, num_events,
+                        wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueWriteBufferRect(
+    cl_command_queue q, cl_mem buffer, cl_bool blocking,
+    const size_t *buffer_origin, const size_t *host_origin,
+    const size_t *region, size_t buffer_row_pitch, size_t buffer_slice_pitch,
+    size_t host_row_pitch, size_t host_slice_pitch, const void *ptr,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event) {
+  return buffer_rect_io(q, buffer, false, blocking, buffer_origin,
+                        host_origin, region, buffer_row_pitch,
+                        buffer_slice_pitch, host_row_pitch, host_slice_pitch,
+                        (char *)ptr, num_events, wait_list, event);
+}
+
+/* True if two rectangles with the same pitches, starting at byte offsets
+ * a and b, share a byte: compare their extents slice by slice, row by
+ * row. */
+static bool rects_overlap(size_t a, size_t b, const size_t region[3],
+                          size_t row, size_t slice) {
+  for (size_t z = 0; z < region[2]; z++)
+    for (size_t y = 0; y < region[1]; y++)
+      for (size_t z2 = 0; z2 < region[2]; z2++)
+        for (size_t y2 = 0; y2 < region[1]; y2++)
+          if (overlap(a + z * slice + y * row, b + z2 * slice + y2 * row,
+                      region[0]))
+            return true;
+  return false;
+}
+
+cl_int CL_API_CALL clEnqueueCopyBufferRect(
+    cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
+    const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+    size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+    cl_uint num_events, const cl_event *wait_list, cl_event *event) {
+  cl_int err = check_queue_mem(q, src);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  err = check_queue_mem(q, dst);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  RT_RETURN_IF(!src_origin || !dst_origin || !region_ok(region),
+               CL_INVALID_VALUE);
+  size_t soff = rect_offset(src_origin, region, &src_row_pitch,
+                            &src_slice_pitch, src->size);
+  size_t doff = rect_offset(dst_origin, region, &dst_row_pitch,
+                            &dst_slice_pitch, dst->size);
+  RT_RETURN_IF(soff == SIZE_MAX || doff == SIZE_MAX, CL_INVALID_VALUE);
+  if (src == dst) {
+    /* CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
+     * object and src_slice_pitch is not equal to dst_slice_pitch and
+     * src_row_pitch is not equal to dst_row_pitch. */
+    RT_RETURN_IF(src_slice_pitch != dst_slice_pitch ||
+                     src_row_pitch != dst_row_pitch,
+                 CL_INVALID_VALUE);
+    /* CL_MEM_COPY_OVERLAP if the regions overlap. Checked exactly only
+     * for small regions; larger ones by their byte extents. */
+    bool small = region[1] * region[2] <= 64;
+    size_t extent = (region[2] - 1) * src_slice_pitch +
+                    (region[1] - 1) * src_row_pitch + region[0];
+    RT_RETURN_IF(small ? rects_overlap(soff, doff, region, src_row_pitch,
+                                       src_slice_pitch)
+                       : overlap(soff, doff, extent),
+                 CL_MEM_COPY_OVERLAP);
+  }
+  mem_cmd *c = calloc(1, sizeof *c);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  memcpy(c->region, region, sizeof c->region);
+  c->src_mem = src;
+  c->dst_mem = dst;
+  c->src = src->data + soff, c->src_row = src_row_pitch,
+  c->src_slice = src_slice_pitch;
+  c->dst = dst->data + doff, c->dst_row = dst_row_pitch,
+  c->dst_slice = dst_slice_pitch;
+  return submit(q, CL_COMMAND_COPY_BUFFER_RECT, run_copy, c, false,
+                num_events, wait_list, event);
+}
+
+void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer,
+                                     cl_bool blocking, cl_map_flags flags,
+                                     size_t offset, size_t size,
+                                     cl_uint num_events,
+                                     const cl_event *wait_list,
+                                     cl_event *event, cl_int *errcode_ret) {
+  cl_int err = check_queue_mem(q, buffer);
+  RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
+  /* CL_INVALID_VALUE if region being mapped given by (offset, size) is
+   * out of bounds or if size is 0 or if values specified in map_flags are
+   * not valid. */
+  const cl_map_flags known =
+      CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
+  RT_FAIL_IF(!range_ok(buffer, offset, size) || (flags & ~known) ||
+                 ((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
+                  (flags & (CL_MAP_READ | CL_MAP_WRITE))),
+             CL_INVALID_VALUE, errcode_ret);
+  /* CL_INVALID_OPERATION if buffer has been created with
+   * CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS and CL_MAP_READ is
+   * set, or with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS and
+   * CL_MAP_WRITE or CL_MAP_WRITE_INVALIDATE_REGION is set. */
+  RT_FAIL_IF((flags & CL_MAP_READ) && !host_may_read(buffer),
+             CL_INVALID_OPERATION, errcode_ret);
+  RT_FAIL_IF((flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) &&
+                 !host_may_write(buffer),
+             CL_INVALID_OPERATION, errcode_ret);
+  rt_mapping *map = malloc(sizeof *map);
+  mem_cmd *c = calloc(1, sizeof *c);
+  if (!map || !c) {
+    free(map);
+    free(c);
+    RT_FAIL_IF(true, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+  }
+  /* Zero-copy: the mapped pointer is the buffer's own memory. */
+  map->ptr = buffer->data + offset;
+  c->dst_mem = buffer; /* kept alive while the map command is pending */
+  err = submit(q, CL_COMMAND_MAP_BUFFER, NULL, c, blocking, num_events,
+               wait_list, event);
+  if (err != CL_SUCCESS) {
+    free(map);
+    RT_FAIL_IF(true, err, errcode_ret);
+  }
+  pthread_mutex_lock(&buffer->lock);
+  map->next = buffer->mappings;
+  buffer->mappings = map;
+  buffer->map_count++;
+  pthread_mutex_unlock(&buffer->lock);
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return map->ptr;
+}
+
+cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj,
+                                           void *mapped_ptr,
+                                           cl_uint num_events,
+                                           const cl_event *wait_list,
+                                           cl_event *event) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
+  RT_RETURN_IF(q->context != memobj->context, CL_INVALID_CONTEXT);
+  cl_int err = rt_check_wait_list(q->context, num_events, wait_list);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  /* CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
+   * clEnqueueMapBuffer or clEnqueueMapImage for memobj. */
+  pthread_mutex_lock(&memobj->lock);
+  rt_mapping **link = &memobj->mappings;
+  while (*link && (*link)->ptr != mapped_ptr)
+    link = &(*link)->next;
+  rt_mapping *found = *link;
+  if (found)
+    *link = found->next;
+  pthread_mutex_unlock(&memobj->lock);
+  RT_RETURN_IF(!found, CL_INVALID_VALUE);
+  free(found);
+  mem_cmd *c = calloc(1, sizeof *c);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  c->unmap_mem = memobj;
+  return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, run_unmap, c, false,
+                num_events, wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueMigrateMemObjects(
+    cl_command_queue q, cl_uint num_mem_objects, const cl_mem *mem_objects,
+    cl_mem_migration_flags flags, cl_uint num_events,
+    const cl_event *wait_list, cl_event *event) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_VALUE if num_mem_objects is zero or if mem_objects is
+   * NULL, or if flags is not 0 or any of the values described. */
+  RT_RETURN_IF(num_mem_objects == 0 || !mem_objects, CL_INVALID_VALUE);
+  RT_RETURN_IF(flags & ~(cl_mem_migration_flags)(
+                           CL_MIGRATE_MEM_OBJECT_HOST |
+                           CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED),
+               CL_INVALID_VALUE);
+  for (cl_uint i = 0; i < num_mem_objects; i++) {
+    RT_RETURN_IF(!rt_is(mem_objects[i], RT_MEM), CL_INVALID_MEM_OBJECT);
+    RT_RETURN_IF(mem_objects[i]->context != q->context, CL_INVALID_CONTEXT);
+  }
+  /* Host memory is already where every device and the host see it: the
+   * command only orders. */
+  mem_cmd *c = calloc(1, sizeof *c);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  return submit(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NULL, c, false,
+                num_events, wait_list, event);
+}

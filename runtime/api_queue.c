@@ -1,0 +1,213 @@
+/* This file contains the command-queue entry points: creation with
+ * properties, reference counting, info queries, clFlush and clFinish. */
+#include "context.h"
+#include "event.h"
+#include "info.h"
+#include "platform.h"
+#include "queue.h"
+#include <stdlib.h>
+
+static const cl_command_queue_properties supported_properties =
+    CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE;
+
+/* Creates a queue; context, device and properties already checked. */
+static cl_command_queue queue_new(cl_context context, cl_device_id device,
+                                  cl_command_queue_properties properties,
+                                  const cl_queue_properties *list,
+                                  size_t list_len, cl_int *errcode_ret) {
+  cl_command_queue q = calloc(1, sizeof *q);
+  RT_FAIL_IF(!q, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+  if (list_len) {
+    q->prop_list = malloc(sizeof *list * list_len);
+    if (!q->prop_list) {
+      free(q);
+      RT_FAIL_IF(true, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+    }
+    for (size_t i = 0; i < list_len; i++)
+      q->prop_list[i] = list[i];
+    q->num_props = list_len;
+  }
+  rt_object_init(&q->obj, RT_QUEUE);
+  q->context = context;
+  rt_retain(context);
+  q->device = device;
+  q->properties = properties;
+  pthread_mutex_init(&q->lock, NULL);
+  pthread_cond_init(&q->idle, NULL);
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return q;
+}
+
+/* The checks both creators share. */
+static cl_int check_queue_args(cl_context context, cl_device_id device,
+                               cl_command_queue_properties properties) {
+  /* CL_INVALID_CONTEXT if context is not a valid context. */
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* CL_INVALID_DEVICE if device is not a valid device or is not
+   * associated with context. */
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  RT_RETURN_IF(!rt_context_has_device(context, device), CL_INVALID_DEVICE);
+  /* CL_INVALID_VALUE if values specified in properties are not valid. */
+  const cl_command_queue_properties known =
+      supported_properties | CL_QUEUE_ON_DEVICE | CL_QUEUE_ON_DEVICE_DEFAULT;
+  RT_RETURN_IF(properties & ~known, CL_INVALID_VALUE);
+  RT_RETURN_IF((properties & CL_QUEUE_ON_DEVICE_DEFAULT) &&
+                   !(properties & CL_QUEUE_ON_DEVICE),
+               CL_INVALID_VALUE);
+  RT_RETURN_IF((properties & CL_QUEUE_ON_DEVICE) &&
+                   !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
+               CL_INVALID_VALUE);
+  /* CL_INVALID_QUEUE_PROPERTIES if values specified in properties are
+   * valid but are not supported by the device (no on-device queues). */
+  RT_RETURN_IF(properties & CL_QUEUE_ON_DEVICE, CL_INVALID_QUEUE_PROPERTIES);
+  return CL_SUCCESS;
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueue(
+    cl_context context, cl_device_id device,
+    cl_command_queue_properties properties, cl_int *errcode_ret) {
+  cl_int err = check_queue_args(context, device, properties);
+  RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
+  return queue_new(context, device, properties, NULL, 0, errcode_ret);
+}
+
+cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties *properties, cl_int *errcode_ret) {
+  cl_command_queue_properties flags = 0;
+  size_t n = 0;
+  bool seen_props = false, seen_size = false;
+  for (; properties && properties[n]; n += 2) {
+    switch (properties[n]) {
+    case CL_QUEUE_PROPERTIES:
+      RT_FAIL_IF(seen_props, CL_INVALID_VALUE, errcode_ret);
+      seen_props = true;
+      flags = properties[n + 1];
+      break;
+    case CL_QUEUE_SIZE:
+      /* Only valid for on-device queues, which are refused below. */
+      RT_FAIL_IF(seen_size, CL_INVALID_VALUE, errcode_ret);
+      seen_size = true;
+      break;
+    default:
+      /* CL_INVALID_VALUE if values specified in properties are not
+       * valid. */
+      RT_FAIL_IF(true, CL_INVALID_VALUE, errcode_ret);
+    }
+  }
+  cl_int err = check_queue_args(context, device, flags);
+  RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
+  /* CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE is invalid. */
+  RT_FAIL_IF(seen_size, CL_INVALID_VALUE, errcode_ret);
+  return queue_new(context, device, flags, properties,
+                   properties ? n + 1 : 0, errcode_ret);
+}
+
+cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  rt_retain(q);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* Commands hold references on their queue, so the last release comes
+   * after every command has completed. */
+  if (!rt_release_last(q))
+    return CL_SUCCESS;
+  for (unsigned i = 0; i < q->num_live; i++)
+    rt_event_release(q->live[i]);
+  free(q->live);
+  if (q->last)
+    rt_event_release(q->last);
+  if (q->barrier)
+    rt_event_release(q->barrier);
+  pthread_mutex_destroy(&q->lock);
+  pthread_cond_destroy(&q->idle);
+  free(q->prop_list);
+  clReleaseContext(q->context);
+  free(q);
+  return CL_SUCCESS;
+}
+
+void rt_queue_command_done(cl_command_queue q) {
+  cl_event drop_last = NULL, drop_barrier = NULL;
+  pthread_mutex_lock(&q->lock);
+  /* Completed commands need no ordering any more: dropping them here
+   * breaks the queue -> event -> queue reference cycle. */
+  if (q->last && rt_event_is_done(q->last)) {
+    drop_last = q->last;
+    q->last = NULL;
+  }
+  if (q->barrier && rt_event_is_done(q->barrier)) {
+    drop_barrier = q->barrier;
+    q->barrier = NULL;
+  }
+  if (--q->outstanding == 0) {
+    for (unsigned i = 0; i < q->num_live; i++)
+      rt_event_release(q->live[i]);
+    q->num_live = 0;
+    pthread_cond_broadcast(&q->idle);
+  }
+  pthread_mutex_unlock(&q->lock);
+  if (drop_last)
+    rt_event_release(drop_last);
+  if (drop_barrier)
+    rt_event_release(drop_barrier);
+}
+
+cl_int CL_API_CALL clFlush(cl_command_queue q) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  return CL_SUCCESS; /* commands are issued as soon as they are ready */
+}
+
+cl_int CL_API_CALL clFinish(cl_command_queue q) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  rt_retain(q);
+  pthread_mutex_lock(&q->lock);
+  while (q->outstanding)
+    pthread_cond_wait(&q->idle, &q->lock);
+  pthread_mutex_unlock(&q->lock);
+  clReleaseCommandQueue(q);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
+                                         cl_command_queue_info param_name,
+                                         size_t param_value_size,
+                                         void *param_value,
+                                         size_t *param_value_size_ret) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  switch (param_name) {
+  case CL_QUEUE_CONTEXT:
+    RT_INFO_VALUE(cl_context, q->context);
+  case CL_QUEUE_DEVICE:
+    RT_INFO_VALUE(cl_device_id, q->device);
+  case CL_QUEUE_REFERENCE_COUNT:
+    RT_INFO_VALUE(cl_uint, rt_refcount(q));
+  case CL_QUEUE_PROPERTIES:
+    RT_INFO_VALUE(cl_command_queue_properties, q->properties);
+  case CL_QUEUE_PROPERTIES_ARRAY:
+    RT_INFO_ARRAY(q->prop_list, q->num_props);
+  case CL_QUEUE_SIZE:
+    /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
+     * command-queue for the device (a host queue has no size). */
+    RT_RETURN_IF(true, CL_INVALID_COMMAND_QUEUE);
+  case CL_QUEUE_DEVICE_DEFAULT:
+    RT_INFO_VALUE(cl_command_queue, NULL);
+  default:
+    RT_RETURN_IF(true, CL_INVALID_VALUE);
+  }
+}
+
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
+                                                  cl_device_id device,
+                                                  cl_command_queue q) {
+  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* CL_INVALID_OPERATION if device does not support a replaceable default
+   * on-device queue. */
+  return CL_INVALID_OPERATION;
+}

@@ -1,0 +1,127 @@
+/* This file contains Skein's CPU device singleton: what the operating
+ * system and the CPU say about memory, cores, caches, SIMD width, clock,
+ * name and vendor, gathered once on first use. */
+#include "platform.h"
+#include "../scheduler/scheduler.h"
+#include <cpuid.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static struct _cl_device_id rt_the_device;
+static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
+
+/* Copies the value of the first "key : value" line of /proc/cpuinfo whose
+ * key starts with key into out; returns false if there is none. */
+static bool rt_cpuinfo(const char *key, char *out, size_t size) {
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  if (!f)
+    return false;
+  char line[512];
+  bool found = false;
+  while (!found && fgets(line, sizeof line, f)) {
+    char *colon = strchr(line, ':');
+    if (strncmp(line, key, strlen(key)) != 0 || !colon)
+      continue;
+    char *v = colon + 1;
+    v += strspn(v, " \t");
+    v[strcspn(v, "\n")] = 0;
+    snprintf(out, size, "%s", v);
+    found = true;
+  }
+  fclose(f);
+  return found;
+}
+
+/* The CPUID vendor string and its PCI vendor id (0 if unknown). */
+static void rt_detect_vendor(cl_device_id d) {
+  unsigned a, b, c, dx;
+  snprintf(d->vendor, sizeof d->vendor, "unknown");
+  if (__get_cpuid(0, &a, &b, &c, &dx)) {
+    memcpy(d->vendor, &b, 4);
+    memcpy(d->vendor + 4, &dx, 4);
+    memcpy(d->vendor + 8, &c, 4);
+    d->vendor[12] = 0;
+  }
+  if (strcmp(d->vendor, "GenuineIntel") == 0)
+    d->vendor_id = 0x8086;
+  else if (strcmp(d->vendor, "AuthenticAMD") == 0)
+    d->vendor_id = 0x1022;
+}
+
+/* Maximum clock in MHz: cpufreq's maximum if the kernel exposes it,
+ * else the current "cpu MHz" of /proc/cpuinfo (VMs), else 0. */
+static cl_uint rt_detect_clock(void) {
+  FILE *f =
+      fopen("/sys/devices/system/cpu/cpu0/cpufreq/cpuinfo_max_freq", "r");
+  unsigned long khz = 0;
+  if (f) {
+    int n = fscanf(f, "%lu", &khz);
+    fclose(f);
+    if (n == 1 && khz)
+      return (cl_uint)(khz / 1000);
+  }
+  char mhz[64];
+  if (rt_cpuinfo("cpu MHz", mhz, sizeof mhz))
+    return (cl_uint)(strtod(mhz, NULL) + 0.5);
+  return 0;
+}
+
+/* Memory sizes from the OS. hwloc is not used: on some machines its NUMA
+ * node reports less than the RAM the process can use. */
+static void rt_detect_memory(cl_device_id d) {
+  long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  d->global_mem_size = pages > 0 && page > 0
+                           ? (cl_ulong)pages * (cl_ulong)page
+                           : (cl_ulong)1 << 30; /* defensive: 1 GiB */
+  /* Half the RAM for one allocation, but at least the spec's minimum of
+   * max(min(1 GiB, global / 4), 32 MiB) and 128 MiB, never above global. */
+  cl_ulong alloc = d->global_mem_size / 2, floor = (cl_ulong)128 << 20;
+  if (alloc < floor)
+    alloc = floor < d->global_mem_size ? floor : d->global_mem_size;
+  d->max_mem_alloc_size = alloc;
+  d->local_mem_size = 64 * 1024;
+  long line = sysconf(_SC_LEVEL1_DCACHE_LINESIZE);
+  d->cacheline_size = line > 0 ? (cl_uint)line : 64;
+  long l3 = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  long l2 = sysconf(_SC_LEVEL2_CACHE_SIZE);
+  d->cache_size = l3 > 0 ? (cl_ulong)l3 : l2 > 0 ? (cl_ulong)l2 : 0;
+}
+
+/* The widest SIMD register the CPU has, in bytes. */
+static unsigned rt_detect_simd(void) {
+  __builtin_cpu_init();
+  if (__builtin_cpu_supports("avx512f"))
+    return 64;
+  if (__builtin_cpu_supports("avx"))
+    return 32;
+  return 16;
+}
+
+static void rt_device_init(void) {
+  cl_device_id d = &rt_the_device;
+  rt_object_init(&d->obj, RT_DEVICE);
+  d->platform = rt_platform();
+  d->compute_units = sched_num_workers();
+  rt_detect_memory(d);
+  d->max_work_group_size = 1024;
+  d->simd_bytes = rt_detect_simd();
+  d->has_fp16 = false;
+  rt_detect_vendor(d);
+  d->max_clock_mhz = rt_detect_clock();
+  if (!rt_cpuinfo("model name", d->name, sizeof d->name))
+    snprintf(d->name, sizeof d->name, "CPU");
+  d->caps.extensions = "cl_khr_byte_addressable_store cl_khr_fp64";
+  d->caps.features = "__opencl_c_fp64 __opencl_c_int64";
+  d->caps.max_cl_c_version = 300;
+}
+
+/* Returns the CPU device, gathering its properties on first use (which
+ * also starts the scheduler's worker pool). Thread-safe; the device lives
+ * as long as the library and is never freed. */
+cl_device_id rt_device(void) {
+  pthread_once(&rt_device_once, rt_device_init);
+  return &rt_the_device;
+}

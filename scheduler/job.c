@@ -1,0 +1,243 @@
+/* This file contains sched_run(): the queue of jobs in flight, guided
+ * claiming of work-group chunks with an atomic counter, and completion
+ * (the caller spins briefly, then sleeps on a futex until the job's
+ * unfinished count has reached zero). */
+#include "sched_internal.h"
+
+#include <assert.h>
+
+/* Appends t to the queue; idle workers see it through head. */
+static void task_link(sched_task *t) {
+  sched_pool *p = &sched_g;
+  pthread_mutex_lock(&p->lock);
+  t->next_task = NULL;
+  t->linked = true;
+  if (p->tail)
+    p->tail->next_task = t;
+  else
+    atomic_store(&p->head, t);
+  p->tail = t;
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* Removes t from the queue once its last chunk is claimed, so no worker
+ * takes a new reference to it. */
+static void task_unlink(sched_task *t) {
+  sched_pool *p = &sched_g;
+  pthread_mutex_lock(&p->lock);
+  assert(t->linked);
+  sched_task *prev = NULL, *cur = atomic_load(&p->head);
+  while (cur != t) {
+    prev = cur;
+    cur = cur->next_task;
+  }
+  if (prev)
+    prev->next_task = t->next_task;
+  else
+    atomic_store(&p->head, t->next_task);
+  if (p->tail == t)
+    p->tail = prev;
+  t->linked = false;
+  pthread_mutex_unlock(&p->lock);
+}
+
+/* Takes a reference to the oldest linked task (workers help the oldest
+ * job first), or returns NULL if the queue is empty. */
+sched_task *sched_task_acquire(void) {
+  sched_pool *p = &sched_g;
+  if (!atomic_load(&p->head))
+    return NULL;
+  pthread_mutex_lock(&p->lock);
+  sched_task *t = atomic_load(&p->head);
+  /* While t is linked its last chunk is unclaimed or being unlinked, so
+   * unfinished >= 1 here and the reference cannot revive a done task. */
+  if (t)
+    atomic_fetch_add_explicit(&t->unfinished, 1, memory_order_relaxed);
+  pthread_mutex_unlock(&p->lock);
+  return t;
+}
+
+/* Claims the next chunk of t: [*begin, *end). Guided: a share of what is
+ * left, so early chunks are large and the tail balances the load. */
+static bool task_claim(sched_task *t, uint64_t *begin, uint64_t *end) {
+  uint64_t n = atomic_load_explicit(&t->next, memory_order_relaxed);
+  for (;;) {
+    if (n >= t->total)
+      return false;
+    uint64_t c = (t->total - n) / ((uint64_t)SCHED_CHUNK_K * t->workers);
+    if (c == 0)
+      c = 1;
+    if (atomic_compare_exchange_weak_explicit(&t->next, &n, n + c,
+                                              memory_order_relaxed,
+                                              memory_order_relaxed)) {
+      *begin = n;
+      *end = n + c;
+      return true;
+    }
+  }
+}
+
+/* Runs groups [begin, end) of t, in linear order (x fastest). */
+static void task_run_chunk(const sched_task *t, uint64_t begin, uint64_t end,
+                           char *local_mem) {
+  uint64_t z = begin / t->nxy, r = begin % t->nxy;
+  uint64_t y = r / t->nx, x = r % t->nx;
+  uint64_t nx = t->nx, ny = t->job.num_groups[1];
+  sched_group_fn fn = t->job.fn;
+  void *arg = t->job.arg;
+  for (uint64_t i = begin; i < end; i++) {
+    fn(arg, x, y, z, local_mem);
+    if (++x == nx) {
+      x = 0;
+      if (++y == ny) {
+        y = 0;
+        z++;
+      }
+    }
+  }
+}
+
+/* Subtracts count from t's unfinished groups and references; the thread
+ * that reaches zero marks the task done and wakes its caller if asleep.
+ * After the exchange the caller may return and its stack be reused: the
+ * futex wake then at worst wakes some other waiter spuriously, and every
+ * futex waiter here re-checks its condition. */
+static void task_finish(sched_task *t, uint64_t count) {
+  if (atomic_fetch_sub_explicit(&t->unfinished, count,
+                                memory_order_acq_rel) != count)
+    return;
+  uint32_t old = atomic_exchange_explicit(&t->state, SCHED_TASK_DONE,
+                                          memory_order_acq_rel);
+  if (old == SCHED_TASK_SLEEPING)
+    sched_futex_wake(&t->state, 1);
+}
+
+/* Claims and runs chunks of t until none is left. */
+static void task_work(sched_task *t, char *local_mem) {
+  uint64_t begin, end;
+  while (task_claim(t, &begin, &end)) {
+    if (end == t->total)
+      task_unlink(t);
+    task_run_chunk(t, begin, end, local_mem);
+    task_finish(t, end - begin);
+  }
+}
+
+/* Runs chunks of t with a worker's local memory, then drops the worker's
+ * reference; t may be gone on return. */
+void sched_task_help(sched_task *t, char *local_mem) {
+  task_work(t, local_mem);
+  task_finish(t, 1); /* the reference from sched_task_acquire() */
+}
+
+/* Blocks until t is done: spins SCHED_SPIN_NS, then sleeps on t->state. */
+static void task_wait(sched_task *t) {
+  uint64_t deadline = 0;
+  for (unsigned i = 0;; i++) {
+    if (atomic_load_explicit(&t->state, memory_order_acquire) ==
+        SCHED_TASK_DONE)
+      return;
+    sched_cpu_relax();
+    if ((i & 63) == 63) {
+      uint64_t now = sched_now_ns();
+      if (!deadline)
+        deadline = now + SCHED_SPIN_NS;
+      else if (now > deadline)
+        break;
+    }
+  }
+  uint32_t expected = SCHED_TASK_RUNNING;
+  if (!atomic_compare_exchange_strong_explicit(
+          &t->state, &expected, SCHED_TASK_SLEEPING, memory_order_acq_rel,
+          memory_order_acquire))
+    return; /* already done */
+  while (atomic_load_explicit(&t->state, memory_order_acquire) !=
+         SCHED_TASK_DONE)
+    sched_futex_wait(&t->state, SCHED_TASK_SLEEPING);
+}
+
+/* Takes a free caller local memory slot, or returns -1. */
+static int slot_try_acquire(void) {
+  uint32_t f = atomic_load_explicit(&sched_g.slot_free, memory_order_relaxed);
+  while (f) {
+    int i = __builtin_ctz(f);
+    if (atomic_compare_exchange_weak_explicit(&sched_g.slot_free, &f,
+                                              f & ~(1u << i),
+                                              memory_order_acquire,
+                                              memory_order_relaxed))
+      return i;
+  }
+  return -1;
+}
+
+/* Takes a caller slot, sleeping until one is free. Deadlock-free: a
+ * holder only runs its own job, which needs nothing from the waiters. */
+static int slot_acquire(void) {
+  for (;;) {
+    int i = slot_try_acquire();
+    if (i >= 0)
+      return i;
+    atomic_fetch_add(&sched_g.slot_waiters, 1);
+    if (atomic_load(&sched_g.slot_free) == 0)
+      sched_futex_wait(&sched_g.slot_free, 0);
+    atomic_fetch_sub(&sched_g.slot_waiters, 1);
+  }
+}
+
+static void slot_release(int i) {
+  atomic_fetch_or(&sched_g.slot_free, 1u << i);
+  if (atomic_load(&sched_g.slot_waiters))
+    sched_futex_wake(&sched_g.slot_free, 1);
+}
+
+/* The calling thread runs chunks of its own job. With background threads
+ * a caller that finds every slot busy leaves the work to them; without
+ * any, it must wait for a slot. */
+static void caller_help(sched_task *t) {
+  int slot = sched_g.num_threads ? slot_try_acquire() : slot_acquire();
+  if (slot < 0)
+    return;
+  task_work(t, sched_g.caller_mem[slot]);
+  slot_release(slot);
+}
+
+/* Runs one group in the calling thread: a one-group job needs no queue,
+ * no wake-up and no completion signal. */
+static void run_single(const sched_job *job) {
+  int slot = slot_acquire();
+  job->fn(job->arg, 0, 0, 0, sched_g.caller_mem[slot]);
+  slot_release(slot);
+}
+
+/* Runs every group of job and returns when all have finished. May be
+ * called from several threads at once; the calling thread runs groups
+ * too (see pool.c). Preconditions: every num_groups entry >= 1,
+ * local_mem_size <= sched_max_local_mem(). Allocates nothing. */
+void sched_run(const sched_job *job) {
+  assert(job->local_mem_size <= SCHED_LOCAL_MEM_SIZE);
+  if (sched_init(0) < 0)
+    return; /* defensive: the runtime checks sched_init at start-up */
+  sched_task t;
+  t.job = *job;
+  t.nx = job->num_groups[0];
+  t.nxy = t.nx * job->num_groups[1];
+  t.total = t.nxy * job->num_groups[2];
+  if (t.total == 0)
+    return;
+  if (t.total == 1 && sched_g.caller_helps) {
+    run_single(job);
+    return;
+  }
+  t.workers = sched_g.num_workers;
+  atomic_init(&t.next, 0);
+  atomic_init(&t.unfinished, t.total);
+  atomic_init(&t.state, SCHED_TASK_RUNNING);
+  task_link(&t);
+
+  unsigned helpers = sched_g.num_threads;
+  uint64_t want = sched_g.caller_helps ? t.total - 1 : t.total;
+  sched_wake_workers(want < helpers ? (unsigned)want : helpers);
+  if (sched_g.caller_helps)
+    caller_help(&t);
+  task_wait(&t);
+}
