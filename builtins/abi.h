@@ -9,6 +9,9 @@
 
 #include <stdint.h>
 
+typedef struct skein_group skein_group;
+typedef struct skein_hooks skein_hooks;
+
 /* One NDRange launch: constant for every work-group of a command. */
 typedef struct skein_launch {
   uint32_t work_dim;          /* 1..3 */
@@ -22,6 +25,8 @@ typedef struct skein_launch {
    * by-value argument, at its bytes; for a __local pointer argument, at a
    * uint64_t byte offset into the work-group's local memory block. */
   void *const *args;
+  /* The runtime services generated code may call (fiber mode). */
+  const skein_hooks *hooks;
 } skein_launch;
 
 /* One work-group, as the work-group function sees it. Built on the stack
@@ -33,7 +38,35 @@ typedef struct skein_group {
                                  partial group of a non-uniform NDRange) */
   uint64_t local_id[3];       /* the current work-item */
   char *local_mem;            /* this group's __local memory block */
+  /* Fiber mode only (set by hooks->run_fibers, NULL in loop mode): */
+  void *fiber;                /* the scheduler's handle of this work-item */
+  uint64_t *collective;       /* per-group scratch for work-group
+                                 collectives: one 8-byte slot per
+                                 work-item (up to the device maximum) */
 } skein_group;
+
+/* Runs one work-item in fiber mode; g is the work-item's own copy of the
+ * group description, with local_id set. */
+typedef void (*skein_wi_fn)(skein_group *g);
+
+/* Services of the scheduler that generated code reaches through
+ * skein_launch.hooks (the compiler never links against the scheduler). */
+struct skein_hooks {
+  /* Runs wi once for every work-item of the group described by proto
+   * (all fields but local_id, fiber and collective are used), each as a
+   * fiber with a stack of at least stack_size bytes and its own copy of
+   * proto. Work-items start in increasing linear local id order and each
+   * runs until it returns or calls barrier; then the next one runs.
+   * Returns when all have returned. */
+  void (*run_fibers)(const skein_group *proto, skein_wi_fn wi,
+                     uint64_t stack_size);
+  /* Suspends the calling work-item until every work-item of its group
+   * has called barrier as many times. Because work-items run in linear id
+   * order, the last to arrive is always the one with the highest linear
+   * local id: collectives use that to let it compute the group's result
+   * before the others resume. */
+  void (*barrier)(skein_group *g);
+};
 
 /* The work-group function generated for every kernel: runs all work-items
  * of group (gx, gy, gz). local_mem is a block of at least the kernel's

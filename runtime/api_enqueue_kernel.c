@@ -162,6 +162,7 @@ static ndrange_cmd *ndrange_create(cl_kernel k, const ndrange_dims *d,
   c->wg = k->info->wg;
   c->launch.work_dim = d->work_dim;
   c->launch.args = c->slots;
+  c->launch.hooks = sched_hooks(); /* fiber mode: run_fibers, barrier */
   for (int i = 0; i < 3; i++) {
     c->launch.global_offset[i] = d->offset[i];
     c->launch.global_size[i] = d->global[i];

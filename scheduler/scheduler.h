@@ -51,6 +51,15 @@ void sched_run(const sched_job *job);
  * hwloc failed or no core is free. */
 void sched_bind_caller(void);
 
+/* The largest work-group fiber mode runs (CL_DEVICE_MAX_WORK_GROUP_SIZE
+ * must not exceed it). */
+#define SCHED_MAX_GROUP_SIZE 1024
+
+struct skein_hooks;
+/* The services generated kernels call through skein_launch.hooks: fiber
+ * mode's run_fibers and barrier (scheduler/fiber_group.c). */
+const struct skein_hooks *sched_hooks(void);
+
 /* Stops and joins the workers (at library unload). Safe if the pool never
  * started; sched_init() may start it again. Precondition: no sched_run()
  * is in flight. */

@@ -1,0 +1,241 @@
+/* This file contains fiber mode: running the work-items of one work-group
+ * as fibers on the calling worker (skein_hooks.run_fibers) and the
+ * barrier that switches between them (skein_hooks.barrier).
+ *
+ * Work-items run in increasing linear local id order; each runs until it
+ * reaches a barrier or returns, then switches straight to the next
+ * work-item (no trip through a scheduler loop), and the last one wraps
+ * around to the first. So at every barrier the last to arrive is the
+ * highest linear id, which the collectives in builtins/ rely on.
+ *
+ * Stacks: each thread keeps a pool of fiber stacks, each with a guard page
+ * below it (PROT_NONE), grown on demand and reused by every group the
+ * thread runs. A stack overflow faults on the guard page instead of
+ * silently writing over the next work-item's stack. */
+#define _GNU_SOURCE /* pthread_getattr_np */
+#include "fiber.h"
+#include "sched_internal.h"
+#include "../builtins/abi.h"
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define FIBER_ASAN 1
+#endif
+#if defined(__SANITIZE_THREAD__)
+#include <sanitizer/tsan_interface.h>
+#define FIBER_TSAN 1
+#endif
+
+/* Work-group collectives need one 8-byte slot per work-item plus spares
+ * for a group-wide result (see skein_group.collective). */
+#define COLLECTIVE_SLOTS (SCHED_MAX_GROUP_SIZE + 64)
+
+typedef struct fiber_run fiber_run;
+
+/* One work-item: its context, its own copy of the group description and
+ * whether it has returned. */
+typedef struct fiber_item {
+  sched_fiber_ctx ctx;
+  skein_group g;
+  fiber_run *run;
+  unsigned index;
+  bool done;
+#if FIBER_TSAN
+  void *tsan_fiber;
+#endif
+} fiber_item;
+
+/* One run_fibers call. */
+struct fiber_run {
+  sched_fiber_ctx main;        /* the worker's own context */
+  fiber_item *items;
+  unsigned n;
+  unsigned remaining;          /* items not yet returned */
+  skein_wi_fn wi;
+  char *stack_base;            /* for the sanitizers' bookkeeping */
+  size_t stack_stride, stack_size;
+#if FIBER_TSAN
+  void *tsan_main;
+#endif
+#if FIBER_ASAN
+  const void *main_bottom;     /* the worker's own stack */
+  size_t main_size;
+#endif
+};
+
+/* This thread's stacks and scratch, reused by every group it runs. */
+typedef struct fiber_pool {
+  char *stacks;                /* count * stride bytes, guard page first */
+  size_t stride;               /* guard page + stack size */
+  unsigned count;
+  fiber_item *items;           /* SCHED_MAX_GROUP_SIZE entries */
+  uint64_t *collective;        /* COLLECTIVE_SLOTS entries */
+} fiber_pool;
+
+static __thread fiber_pool pool;
+
+static size_t page_size(void) {
+  static size_t size;
+  if (!size)
+    size = (size_t)sysconf(_SC_PAGESIZE);
+  return size;
+}
+
+/* Makes sure this thread's pool has n stacks of at least stack_size
+ * bytes. Returns false if memory could not be had. */
+static bool pool_reserve(unsigned n, size_t stack_size) {
+  size_t page = page_size();
+  size_t stride = page + (stack_size + page - 1) / page * page;
+  if (!pool.items) {
+    pool.items = calloc(SCHED_MAX_GROUP_SIZE, sizeof *pool.items);
+    pool.collective = calloc(COLLECTIVE_SLOTS, sizeof *pool.collective);
+    if (!pool.items || !pool.collective)
+      return false;
+  }
+  if (pool.stacks && pool.count >= n && pool.stride >= stride)
+    return true;
+  if (pool.stacks)
+    munmap(pool.stacks, pool.count * pool.stride);
+  if (n < pool.count)
+    n = pool.count;
+  if (stride < pool.stride)
+    stride = pool.stride;
+  pool.stacks = NULL;
+  pool.count = 0;
+  /* MAP_NORESERVE: only the pages a fiber touches cost memory. */
+  char *mem = mmap(NULL, n * stride, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mem == MAP_FAILED)
+    return false;
+  for (unsigned i = 0; i < n; i++)
+    mprotect(mem + i * stride, page, PROT_NONE);
+  pool.stacks = mem;
+  pool.stride = stride;
+  pool.count = n;
+  return true;
+}
+
+/* Sanitizer bookkeeping around a switch from one stack to another. */
+static void switch_to(fiber_run *r, sched_fiber_ctx *from,
+                      const fiber_item *to_item, bool from_dies) {
+  const sched_fiber_ctx *to = to_item ? &to_item->ctx : &r->main;
+#if FIBER_ASAN
+  void *fake = NULL;
+  const void *bottom = r->main_bottom;
+  size_t size = r->main_size;
+  if (to_item) {
+    bottom = r->stack_base + to_item->index * r->stack_stride +
+             r->stack_stride - r->stack_size;
+    size = r->stack_size;
+  }
+  __sanitizer_start_switch_fiber(from_dies ? NULL : &fake, bottom, size);
+#else
+  (void)from_dies;
+#endif
+#if FIBER_TSAN
+  __tsan_switch_to_fiber(to_item ? to_item->tsan_fiber : r->tsan_main, 0);
+#endif
+  sched_fiber_switch(from, to);
+#if FIBER_ASAN
+  __sanitizer_finish_switch_fiber(fake, NULL, NULL);
+#endif
+}
+
+/* The next work-item to run after item i, skipping those that returned;
+ * NULL if none is left (back to the worker). */
+static fiber_item *next_item(fiber_run *r, unsigned i) {
+  for (unsigned k = 1; k <= r->n; k++) {
+    fiber_item *it = &r->items[(i + k) % r->n];
+    if (!it->done)
+      return it;
+  }
+  return NULL;
+}
+
+static void fiber_main(void *arg) {
+  fiber_item *self = arg;
+#if FIBER_ASAN
+  __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+  fiber_run *r = self->run;
+  r->wi(&self->g);
+  self->done = true;
+  r->remaining--;
+  /* The last to return wakes the worker; others pass the baton on. A
+   * finished fiber is never resumed. */
+  fiber_item *next = r->remaining ? next_item(r, self->index) : NULL;
+  switch_to(r, &self->ctx, next, true);
+}
+
+static void fiber_barrier(skein_group *g) {
+  fiber_item *self = g->fiber;
+  fiber_run *r = self->run;
+  fiber_item *next = next_item(r, self->index);
+  if (next) /* NULL only if every other work-item has returned */
+    switch_to(r, &self->ctx, next, false);
+}
+
+/* Linear local id i as (x, y, z), x fastest. */
+static void local_id_of(const skein_group *proto, unsigned i, uint64_t id[3]) {
+  id[0] = i % proto->local_size[0];
+  id[1] = i / proto->local_size[0] % proto->local_size[1];
+  id[2] = i / (proto->local_size[0] * proto->local_size[1]);
+}
+
+static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
+                            uint64_t stack_size) {
+  uint64_t n64 = proto->local_size[0] * proto->local_size[1] *
+                 proto->local_size[2];
+  /* Defensive: the runtime never launches groups above the maximum, and
+   * a pool that cannot be had leaves the group unrun rather than crash. */
+  if (n64 == 0 || n64 > SCHED_MAX_GROUP_SIZE ||
+      !pool_reserve((unsigned)n64, stack_size))
+    return;
+  fiber_run r = {.items = pool.items, .n = (unsigned)n64,
+                 .remaining = (unsigned)n64, .wi = wi,
+                 .stack_base = pool.stacks, .stack_stride = pool.stride,
+                 .stack_size = pool.stride - page_size()};
+#if FIBER_TSAN
+  r.tsan_main = __tsan_get_current_fiber();
+#endif
+#if FIBER_ASAN
+  pthread_attr_t attr;
+  void *bottom = NULL;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    pthread_attr_getstack(&attr, &bottom, &r.main_size);
+    pthread_attr_destroy(&attr);
+  }
+  r.main_bottom = bottom;
+#endif
+  for (unsigned i = 0; i < r.n; i++) {
+    fiber_item *it = &r.items[i];
+    it->g = *proto;
+    local_id_of(proto, i, it->g.local_id);
+    it->g.fiber = it;
+    it->g.collective = pool.collective;
+    it->run = &r;
+    it->index = i;
+    it->done = false;
+    char *stack = pool.stacks + i * pool.stride + page_size();
+    sched_fiber_init(&it->ctx, stack, r.stack_size, fiber_main, it);
+#if FIBER_TSAN
+    it->tsan_fiber = __tsan_create_fiber(0);
+#endif
+  }
+  switch_to(&r, &r.main, &r.items[0], false);
+#if FIBER_TSAN
+  for (unsigned i = 0; i < r.n; i++)
+    __tsan_destroy_fiber(r.items[i].tsan_fiber);
+#endif
+}
+
+static const skein_hooks fiber_hooks = {
+    .run_fibers = fiber_run_group,
+    .barrier = fiber_barrier,
+};
+
+const skein_hooks *sched_hooks(void) { return &fiber_hooks; }
