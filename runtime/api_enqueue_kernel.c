@@ -11,6 +11,7 @@
 #include "mem.h"
 #include "platform.h"
 #include "../scheduler/scheduler.h"
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ typedef struct ndrange_cmd {
   sched_job job;
   cl_kernel kernel;            /* retained: keeps wg's code loaded */
   bool empty;                  /* a global size of 0: nothing to run */
+  atomic_bool failed;          /* a group could not complete */
   unsigned num_mems;
   cl_mem *mems;                /* buffer arguments, retained until done */
   void **slots;                /* launch.args */
@@ -178,6 +180,9 @@ static void run_group(void *arg, uint64_t gx, uint64_t gy, uint64_t gz,
                       char *local_mem) {
   ndrange_cmd *c = arg;
   c->wg(&c->launch, gx, gy, gz, local_mem);
+  /* A work-item that overflowed its fiber stack ended its group. */
+  if (c->launch.hooks && sched_fiber_take_error())
+    atomic_store_explicit(&c->failed, true, memory_order_relaxed);
 }
 
 static cl_int ndrange_run(cl_event ev) {
@@ -187,7 +192,9 @@ static cl_int ndrange_run(cl_event ev) {
   c->job.fn = run_group;
   c->job.arg = c;
   sched_run(&c->job);
-  return CL_SUCCESS;
+  /* CL_OUT_OF_RESOURCES: a failure to allocate resources on the device,
+   * here a work-item stack that overflowed. */
+  return atomic_load(&c->failed) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 
 static void ndrange_free_payload(cl_event ev) {

@@ -11,11 +11,18 @@
  * Stacks: each thread keeps a pool of fiber stacks, each with a guard page
  * below it (PROT_NONE), grown on demand and reused by every group the
  * thread runs. A stack overflow faults on the guard page instead of
- * silently writing over the next work-item's stack. */
+ * silently writing over the next work-item's stack; the SIGSEGV handler
+ * (running on its own alternate stack) recognises a fault in a guard page
+ * of the running group, abandons the group and jumps back to
+ * fiber_run_group, which records the error for the runtime
+ * (sched_fiber_take_error). Any other fault goes to the handler that was
+ * installed before ours. */
 #define _GNU_SOURCE /* pthread_getattr_np */
 #include "fiber.h"
 #include "sched_internal.h"
 #include "../builtins/abi.h"
+#include <setjmp.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -56,6 +63,7 @@ struct fiber_run {
   unsigned n;
   unsigned remaining;          /* items not yet returned */
   skein_wi_fn wi;
+  sigjmp_buf escape;           /* where a stack overflow lands */
   char *stack_base;            /* for the sanitizers' bookkeeping */
   size_t stack_stride, stack_size;
 #if FIBER_TSAN
@@ -74,9 +82,78 @@ typedef struct fiber_pool {
   unsigned count;
   fiber_item *items;           /* SCHED_MAX_GROUP_SIZE entries */
   uint64_t *collective;        /* COLLECTIVE_SLOTS entries */
+  char *altstack;              /* this thread's signal stack, if ours */
+  fiber_run *volatile running; /* the group in progress, for the handler */
+  bool overflowed;             /* a group overflowed since the last take */
 } fiber_pool;
 
 static __thread fiber_pool pool;
+
+static struct sigaction previous_segv, previous_bus;
+static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
+
+/* True if addr is in one of this thread's guard pages. */
+static bool in_guard_page(const char *addr, size_t page) {
+  if (!pool.stacks || addr < pool.stacks ||
+      addr >= pool.stacks + (size_t)pool.count * pool.stride)
+    return false;
+  return (size_t)(addr - pool.stacks) % pool.stride < page;
+}
+
+static void on_fault(int sig, siginfo_t *info, void *uctx) {
+  fiber_run *r = pool.running;
+  if (r && in_guard_page(info->si_addr, (size_t)sysconf(_SC_PAGESIZE))) {
+    pool.running = NULL;
+#if FIBER_ASAN
+    __sanitizer_start_switch_fiber(NULL, r->main_bottom, r->main_size);
+#endif
+    siglongjmp(r->escape, 1);
+  }
+  /* Not ours: hand it to whoever handled it before. */
+  const struct sigaction *prev = sig == SIGBUS ? &previous_bus : &previous_segv;
+  if (prev->sa_flags & SA_SIGINFO) {
+    prev->sa_sigaction(sig, info, uctx);
+  } else if (prev->sa_handler != SIG_IGN && prev->sa_handler != SIG_DFL) {
+    prev->sa_handler(sig);
+  } else {
+    /* Default action: restore it and return, so the fault repeats and
+     * the process ends as it would have without Skein. */
+    sigaction(sig, prev, NULL);
+  }
+}
+
+static void install_handler(void) {
+  struct sigaction sa = {0};
+  sa.sa_sigaction = on_fault;
+  sa.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&sa.sa_mask);
+  sigaction(SIGSEGV, &sa, &previous_segv);
+  sigaction(SIGBUS, &sa, &previous_bus);
+}
+
+/* Gives this thread an alternate signal stack unless it has one: the
+ * handler cannot run on the stack that just overflowed. */
+static void ensure_altstack(void) {
+  stack_t old;
+  if (pool.altstack || sigaltstack(NULL, &old) != 0 ||
+      !(old.ss_flags & SS_DISABLE))
+    return;
+  size_t size = 64 * 1024;
+  pool.altstack = malloc(size);
+  if (!pool.altstack)
+    return;
+  stack_t ss = {.ss_sp = pool.altstack, .ss_size = size, .ss_flags = 0};
+  if (sigaltstack(&ss, NULL) != 0) {
+    free(pool.altstack);
+    pool.altstack = NULL;
+  }
+}
+
+bool sched_fiber_take_error(void) {
+  bool e = pool.overflowed;
+  pool.overflowed = false;
+  return e;
+}
 
 static size_t page_size(void) {
   static size_t size;
@@ -91,6 +168,8 @@ static bool pool_reserve(unsigned n, size_t stack_size) {
   size_t page = page_size();
   size_t stride = page + (stack_size + page - 1) / page * page;
   if (!pool.items) {
+    pthread_once(&handler_once, install_handler);
+    ensure_altstack();
     pool.items = calloc(SCHED_MAX_GROUP_SIZE, sizeof *pool.items);
     pool.collective = calloc(COLLECTIVE_SLOTS, sizeof *pool.collective);
     if (!pool.items || !pool.collective)
@@ -226,7 +305,17 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
     it->tsan_fiber = __tsan_create_fiber(0);
 #endif
   }
-  switch_to(&r, &r.main, &r.items[0], false);
+  if (sigsetjmp(r.escape, 1)) {
+    /* A work-item overflowed its stack: the group is abandoned. */
+    pool.overflowed = true;
+#if FIBER_ASAN
+    __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
+#endif
+  } else {
+    pool.running = &r;
+    switch_to(&r, &r.main, &r.items[0], false);
+    pool.running = NULL;
+  }
 #if FIBER_TSAN
   for (unsigned i = 0; i < r.n; i++)
     __tsan_destroy_fiber(r.items[i].tsan_fiber);

@@ -60,6 +60,11 @@ struct skein_hooks;
  * mode's run_fibers and barrier (scheduler/fiber_group.c). */
 const struct skein_hooks *sched_hooks(void);
 
+/* True if a fiber-mode group run by the calling thread overflowed a
+ * work-item's stack since the last call (the group was abandoned);
+ * clears the flag. */
+_Bool sched_fiber_take_error(void);
+
 /* Stops and joins the workers (at library unload). Safe if the pool never
  * started; sched_init() may start it again. Precondition: no sched_run()
  * is in flight. */

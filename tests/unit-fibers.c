@@ -82,6 +82,26 @@ static void wi_diverge(skein_group *g) {
   early_done++;
 }
 
+/* Recursion that never ends: each frame touches 1 KiB of stack, so the
+ * overflow reaches the guard page below the work-item's stack. */
+static volatile int depth_limit = 1 << 30; /* never reached */
+static int deep(volatile char *prev, int depth) {
+  volatile char frame[1024];
+  frame[0] = (char)depth;
+  frame[1023] = prev ? prev[0] : 0;
+  if (depth > depth_limit)
+    return 0;
+  return deep(frame, depth + 1) + frame[5];
+}
+
+static int overflow_survivors;
+static void wi_overflow(skein_group *g) {
+  if (linear(g) == 2)
+    deep(NULL, 0);
+  hooks->barrier(g);
+  overflow_survivors++;
+}
+
 static long switches;
 static void wi_pingpong(skein_group *g) {
   for (int i = 0; i < 100000; i++)
@@ -101,6 +121,20 @@ int main(void) {
   skein_group proto = {.launch = &launch, .local_size = {9, 1, 1}};
   hooks->run_fibers(&proto, wi_diverge, 16 * 1024);
   CHECK(early_done == 4);
+
+  /* A stack overflow abandons the group, reports it, and the next group
+   * runs normally. (Not under TSan, which cannot follow a siglongjmp out
+   * of a signal handler on another stack.) */
+#if !defined(__SANITIZE_THREAD__)
+  CHECK(!sched_fiber_take_error());
+  proto.local_size[0] = 4;
+  hooks->run_fibers(&proto, wi_overflow, 16 * 1024);
+  CHECK(sched_fiber_take_error());
+  CHECK(!sched_fiber_take_error());
+  CHECK(overflow_survivors == 0); /* no one passed the barrier */
+  run(8, 4, 2);
+  CHECK(!sched_fiber_take_error());
+#endif
 
   /* Switch cost: 2 work-items, 100k barriers each: 200k switches. */
   proto.local_size[0] = 2;
