@@ -417,6 +417,65 @@ static void test_map(test_env *env) {
   REQUIRE_OK(clReleaseMemObject(m));
 }
 
+/* A buffer mapped for reading on one queue while a kernel on another
+ * queue reads it: both see the same data, and the kernel's result is
+ * right. */
+static void test_map_while_kernel_reads(test_env *env) {
+  cl_int err;
+  enum { M = 1 << 20 };
+  float *src = malloc(M * sizeof *src);
+  for (int i = 0; i < M; i++)
+    src[i] = (float)i * 0.25f;
+  cl_mem in = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR |
+                                               CL_MEM_READ_ONLY,
+                             M * sizeof *src, src, &err);
+  REQUIRE_OK(err);
+  cl_mem out = clCreateBuffer(env->context, 0, M * sizeof *src, NULL, &err);
+  REQUIRE_OK(err);
+  const char *source =
+      "__kernel void twice(__global const float *in, __global float *out) {\n"
+      "  size_t i = get_global_id(0);\n"
+      "  out[i] = in[i] * 2.0f;\n"
+      "}\n";
+  cl_program prog = test_build(env, source, "");
+  cl_kernel k = clCreateKernel(prog, "twice", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof in, &in));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof out, &out));
+  cl_command_queue other =
+      clCreateCommandQueue(env->context, env->device, 0, &err);
+  REQUIRE_OK(err);
+  size_t global = M;
+  cl_event kernel_done;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, &kernel_done));
+  float *mapped = clEnqueueMapBuffer(other, in, CL_TRUE, CL_MAP_READ, 0,
+                                     M * sizeof *src, 0, NULL, NULL, &err);
+  REQUIRE_OK(err);
+  int bad = 0;
+  for (int i = 0; i < M; i++)
+    bad += mapped[i] != src[i];
+  CHECK_EQ(bad, 0);
+  REQUIRE_OK(clWaitForEvents(1, &kernel_done));
+  REQUIRE_OK(clEnqueueUnmapMemObject(other, in, mapped, 0, NULL, NULL));
+  float *result = malloc(M * sizeof *result);
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, out, CL_TRUE, 0, M * sizeof *src,
+                                 result, 0, NULL, NULL));
+  bad = 0;
+  for (int i = 0; i < M; i++)
+    bad += result[i] != src[i] * 2.0f;
+  CHECK_EQ(bad, 0);
+  REQUIRE_OK(clFinish(other));
+  clReleaseEvent(kernel_done);
+  clReleaseCommandQueue(other);
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  free(src);
+  free(result);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -425,6 +484,7 @@ int main(void) {
   test_transfers(&env);
   test_rect(&env);
   test_map(&env);
+  test_map_while_kernel_reads(&env);
   test_teardown(&env);
   return test_finish("buffers");
 }
