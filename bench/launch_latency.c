@@ -2,6 +2,7 @@
  * costs on the first device of the first platform the ICD loader finds
  * (OCL_ICD_VENDORS chooses the driver), and the set-up calls before it.
  * It prints one table whose rows are "| metric | value | unit |". */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #include <CL/cl.h>

@@ -3,8 +3,10 @@
  * mad() and the work-item functions, so they run on a driver whose builtin
  * library is still partial. OCL_ICD_VENDORS chooses the driver; the first
  * device of the first platform runs. Rows are "| metric | value | unit |". */
+#define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,24 +104,53 @@ static double time_kernel(peak *p, cl_kernel k, size_t global, cl_int *err) {
   return t[RUNS / 2];
 }
 
-/* One compute figure: each work-item runs MADS_PER_ITEM / w dependent
- * mads on a w-wide vector of type s (two alternating chains, x and y). */
-static void compute(peak *p, const char *s, int w) {
-  char tw[16], init[256], src[2048], metric[64];
-  snprintf(tw, sizeof tw, w > 1 ? "%s%d" : "%s", s, w);
+/* Appends printf-style text to the source being generated in buf. */
+static void add(char *buf, size_t n, const char *fmt, ...) {
+  size_t len = strlen(buf);
+  va_list ap;
+  va_start(ap, fmt);
+  if (len < n)
+    vsnprintf(buf + len, n - len, fmt, ap);
+  va_end(ap);
+}
+
+/* The compute kernel's source: each work-item runs MADS_PER_ITEM / w mads
+ * on w-wide vectors of type s, as `chains` independent dependency chains
+ * (each two alternating values x, y), 16 mads per loop iteration. */
+static void compute_source(char *src, size_t n, const char *s, const char *tw,
+                           int w, int chains) {
+  char init[256];
   lanes(init, sizeof init, tw, w);
-  snprintf(src, sizeof src,
-           "%s\n#define M x = mad(y, x, y); y = mad(x, y, x);\n"
-           "__kernel void k(__global %s *out, %s a) {\n"
-           "  %s x = %s;\n  %s y = (%s)((%s)get_local_id(0));\n"
-           "  for (int i = 0; i < %d; i++) { M M M M M M M M }\n"
-           "  out[get_global_id(0)] = y;\n}\n",
-           s[0] == 'd' ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable" : "",
-           tw, s, tw, init, tw, tw, s, MADS_PER_ITEM / w / 16);
-  snprintf(metric, sizeof metric, "%s compute %s", s[0] == 'd' ? "DP" : "SP",
-           tw);
+  src[0] = '\0';
+  if (s[0] == 'd')
+    add(src, n, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+  add(src, n, "#define M(x, y) x = mad(y, x, y); y = mad(x, y, x);\n"
+              "__kernel void k(__global %s *out, %s a) {\n", tw, s);
+  for (int c = 0; c < chains; c++)
+    add(src, n, "  %s x%d = %s + (%s)%d;\n  %s y%d = (%s)((%s)get_local_id(0));\n",
+        tw, c, init, s, c, tw, c, tw, s);
+  add(src, n, "  for (int i = 0; i < %d; i++) {", MADS_PER_ITEM / w / 16);
+  for (int r = 0; r < 8 / chains; r++)
+    for (int c = 0; c < chains; c++)
+      add(src, n, " M(x%d, y%d)", c, c);
+  add(src, n, " }\n  out[get_global_id(0)] = y0");
+  for (int c = 1; c < chains; c++)
+    add(src, n, " + y%d", c);
+  add(src, n, ";\n}\n");
+}
+
+/* One compute figure (see compute_source); chains > 1 shows what the code
+ * generator reaches when the kernel itself supplies independent work. */
+static void compute(peak *p, const char *s, int w, int chains) {
+  char tw[16], src[4096], metric[64];
+  snprintf(tw, sizeof tw, w > 1 ? "%s%d" : "%s", s, w);
+  compute_source(src, sizeof src, s, tw, w, chains);
+  snprintf(metric, sizeof metric, "%s compute %s%s", s[0] == 'd' ? "DP" : "SP",
+           tw, chains > 1 ? ", 8 chains/item" : "");
   if (!selected(p, metric))
     return;
+  if (getenv("PEAK_SHOW_SOURCE"))
+    fputs(src, stderr);
   cl_int err;
   cl_kernel k = build(p, src, &err);
   cl_mem out = NULL;
@@ -245,9 +276,11 @@ int main(int argc, char **argv) {
   if (rc)
     return rc;
   for (int w = 1; w <= 16; w *= 2)
-    compute(&p, "float", w);
+    compute(&p, "float", w, 1);
   for (int w = 1; w <= 16; w *= 2)
-    compute(&p, "double", w);
+    compute(&p, "double", w, 1);
+  compute(&p, "float", 16, 8);
+  compute(&p, "double", 8, 8);
   bandwidth_all(&p);
   clReleaseCommandQueue(p.q);
   clReleaseContext(p.ctx);

@@ -133,23 +133,23 @@ static cc_status find_kernels(build *b) {
   return CC_OK;
 }
 
-/* Loop mode cannot run a kernel that waits for its whole group: refuse
- * it rather than run it wrongly (fiber mode comes later). */
-static cc_status check_barriers(build *b) {
-  cc_status st = CC_OK;
+/* SKEIN_MODE=fiber runs every kernel in fiber mode (debugging and
+ * comparison). Nothing forces loop mode: it cannot run barriers. */
+static bool force_fiber(void) {
+  const char *mode = getenv("SKEIN_MODE");
+  return mode && strcmp(mode, "fiber") == 0;
+}
+
+/* Loop mode cannot run a kernel that waits for its whole group: a kernel
+ * that reaches a barrier or a collective through any call chain runs in
+ * fiber mode. */
+static void choose_modes(build *b) {
+  bool all = force_fiber();
   for (unsigned k = 0; k < b->p->num_kernels; k++) {
     const char *what = NULL;
-    if (cc_reaches_barrier(b->kernels[k], &what)) {
-      b->p->kernels[k].uses_barriers = true;
-      char *callee = cc_demangle(what);
-      cc_log_printf(&b->log, "error: kernel %s uses barriers: not supported "
-                    "yet (it calls %s)\n", b->p->kernels[k].name,
-                    callee ? callee : what);
-      free(callee);
-      st = CC_BUILD_FAILED;
-    }
+    b->p->kernels[k].uses_barriers =
+        cc_reaches_barrier(b->kernels[k], &what) || all;
   }
-  return st;
 }
 
 /* Sets the host triple and data layout on m. */
@@ -197,7 +197,8 @@ static cc_status check_undefined(build *b) {
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
     if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
-        !LLVMGetFirstUse(f) || cc_is_workitem_builtin(name))
+        !LLVMGetFirstUse(f) || cc_is_workitem_builtin(name) ||
+        cc_ctx_function(b->m, name))
       continue;
     char *pretty = cc_demangle(name);
     cc_log_printf(&b->log, "error: undefined function '%s' [%s] (a built-in "
@@ -247,7 +248,8 @@ static void prepare_module(build *b) {
     const char *name = LLVMGetValueName2(f, &len);
     /* The work-item helpers get their callers only in lower_all: the
      * always-inline pass would delete them as dead if internal now. */
-    bool helper = strncmp(name, "__skein_get_", 12) == 0;
+    bool helper = strncmp(name, "__skein_get_", 12) == 0 ||
+                  strncmp(name, "__skein_ctx_", 12) == 0;
     if (!is_wg_function(b, f) && !helper) {
       LLVMSetLinkage(f, LLVMInternalLinkage);
       LLVMSetVisibility(f, LLVMDefaultVisibility);
@@ -292,7 +294,8 @@ static cc_status lower_all(build *b) {
     next = LLVMGetNextFunction(f);
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
-    if (!cc_is_workitem_builtin(name))
+    if (!cc_is_workitem_builtin(name) &&
+        !(LLVMIsDeclaration(f) && cc_ctx_function(b->m, name)))
       continue;
     if (LLVMGetFirstUse(f)) {
       cc_log_printf(&b->log, "error: %s called outside a kernel's call "
@@ -305,8 +308,9 @@ static cc_status lower_all(build *b) {
   for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
        f = LLVMGetNextFunction(f)) {
     size_t len;
-    if (!LLVMIsDeclaration(f) &&
-        strncmp(LLVMGetValueName2(f, &len), "__skein_get_", 12) == 0)
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) && (strncmp(name, "__skein_get_", 12) == 0 ||
+                                  strncmp(name, "__skein_ctx_", 12) == 0))
       LLVMSetLinkage(f, LLVMInternalLinkage);
   }
   return st;
@@ -323,19 +327,25 @@ static cc_status verify(build *b) {
   return CC_OK;
 }
 
-/* Per work-item private memory: the work-group function's stack slots
- * after optimisation (each work-item reuses them in loop mode). */
+/* Per work-item private memory: the stack slots after optimisation of
+ * the work-group function (loop mode: each work-item reuses them) or of
+ * the work-item function (fiber mode, which also sizes the fiber stacks
+ * from it). */
 static void estimate_private(build *b) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(b->m);
   for (unsigned k = 0; k < b->p->num_kernels; k++) {
-    LLVMValueRef fn = b->wgs[k].fn;
+    cc_wg *wg = &b->wgs[k];
     size_t total = 0;
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-         bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-           i = LLVMGetNextInstruction(i))
-        if (LLVMIsAAllocaInst(i))
-          total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+    if (wg->fiber) {
+      cc_wg_set_stack_size(b->m, wg, &total);
+    } else {
+      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+           bb = LLVMGetNextBasicBlock(bb))
+        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+             i = LLVMGetNextInstruction(i))
+          if (LLVMIsAAllocaInst(i))
+            total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+    }
     b->p->kernels[k].private_mem_size = total;
   }
 }
@@ -372,6 +382,27 @@ static cc_status jit(build *b) {
   return CC_OK;
 }
 
+/* For every builtin F the program calls that the library implements as
+ * __skein_ctx_F (barriers, collectives: they need the work-item's
+ * group), declares __skein_ctx_F so linking brings its body, and marks F
+ * so that its callers are inlined where the group is known. */
+static void declare_ctx_functions(build *b, LLVMModuleRef bm) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (!LLVMIsDeclaration(f) || strncmp(name, "__skein_", 8) == 0)
+      continue;
+    LLVMValueRef def = cc_ctx_function(bm, name);
+    if (!def)
+      continue;
+    size_t dlen;
+    LLVMAddFunction(b->m, LLVMGetValueName2(def, &dlen),
+                    LLVMGlobalGetValueType(def));
+    cc_mark_needs_group(f);
+  }
+}
+
 /* Links the builtins and generates the work-group functions. */
 static cc_status link_and_generate(build *b) {
   LLVMModuleRef bm;
@@ -380,8 +411,10 @@ static cc_status link_and_generate(build *b) {
   if (st != CC_OK)
     return st;
   drop_spir_calling_conventions(b->m);
+  declare_ctx_functions(b, bm);
   for (unsigned k = 0; k < b->p->num_kernels; k++)
-    cc_wg_generate(b->m, &abi, b->kernels[k], &b->wgs[k]);
+    cc_wg_generate(b->m, &abi, b->kernels[k],
+                   b->p->kernels[k].uses_barriers, &b->wgs[k]);
   if (!cc_link_only_needed(b->m, bm)) {
     cc_log_printf(&b->log, "error: linking the builtin library failed\n");
     return CC_BUILD_FAILED;
@@ -398,10 +431,10 @@ static cc_status backend(build *b) {
     return CC_BUILD_FAILED;
   set_target(b, b->m);
   cc_status st = find_kernels(b);
-  if (st == CC_OK)
-    st = check_barriers(b);
-  if (st == CC_OK)
+  if (st == CC_OK) {
+    choose_modes(b);
     st = link_and_generate(b);
+  }
   if (st != CC_OK)
     return st;
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
@@ -415,8 +448,8 @@ static cc_status backend(build *b) {
   if (st != CC_OK)
     return st;
   stage_done(b, "optimize");
-  dump(b->m, "optimized");
   estimate_private(b);
+  dump(b->m, "optimized");
   st = jit(b);
   stage_done(b, "jit");
   return st;

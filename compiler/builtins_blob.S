@@ -1,5 +1,7 @@
 /* This file embeds the builtin library bitcode (builtins/ in the build
- * tree) into the compiler library as cc_builtins_bc[cc_builtins_bc_size]. */
+ * tree) into the compiler library as cc_builtins_bc[cc_builtins_bc_size],
+ * and Skein's own OpenCL C declarations (builtins/skein_uniform_arith.h)
+ * as the NUL-terminated string cc_uniform_arith_h. */
         .section .rodata
         .balign 16
         .globl cc_builtins_bc
@@ -12,4 +14,9 @@ cc_builtins_bc_end:
         .hidden cc_builtins_bc_size
 cc_builtins_bc_size:
         .quad cc_builtins_bc_end - cc_builtins_bc
+        .globl cc_uniform_arith_h
+        .hidden cc_uniform_arith_h
+cc_uniform_arith_h:
+        .incbin SKEIN_UNIFORM_ARITH_H
+        .byte 0
         .section .note.GNU-stack,"",@progbits

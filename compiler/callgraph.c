@@ -1,7 +1,8 @@
 /* This file contains the call-graph walks of the work-group function
  * generator: whether a kernel reaches a barrier or collective (loop mode
- * cannot run it), and which functions must be inlined into the
- * work-group function because they read work-item state. */
+ * cannot run it: fiber mode), and which functions must be inlined into
+ * the work-group or work-item function because they read work-item or
+ * group state. */
 #include "compiler_internal.h"
 
 #include <stdlib.h>
@@ -15,10 +16,18 @@ static LLVMValueRef direct_callee(LLVMValueRef inst) {
   return callee && LLVMIsAFunction(callee) ? callee : NULL;
 }
 
-/* barrier, work_group_barrier and every work_group_* collective: they
- * need all work-items of the group in flight (fiber or region mode). */
+/* barrier, work_group_barrier and every work_group_* collective (their
+ * Itanium manglings: _Z<length>work_group_...): they need all work-items
+ * of the group in flight (fiber or region mode). Not
+ * async_work_group_copy, which only contains the words. */
 static bool is_barrier_like(const char *name) {
-  return strcmp(name, "_Z7barrierj") == 0 || strstr(name, "work_group_");
+  if (strcmp(name, "_Z7barrierj") == 0)
+    return true;
+  if (strncmp(name, "_Z", 2) != 0)
+    return false;
+  name += 2;
+  name += strspn(name, "0123456789");
+  return strncmp(name, "work_group_", 11) == 0;
 }
 
 /* Depth-first search from fn; seen holds visited functions. */
@@ -68,6 +77,13 @@ static bool marked(LLVMValueRef fn) {
                                        sizeof(MARK) - 1) != NULL;
 }
 
+void cc_mark_needs_group(LLVMValueRef fn) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
+  LLVMAddAttributeAtIndex(
+      fn, LLVMAttributeFunctionIndex,
+      LLVMCreateStringAttribute(ctx, MARK, sizeof(MARK) - 1, "", 0));
+}
+
 /* True if fn calls a work-item builtin or a marked function. */
 static bool calls_workitem(LLVMValueRef fn) {
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -113,9 +129,11 @@ void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
          f = LLVMGetNextFunction(f)) {
       size_t len;
       const char *name = LLVMGetValueName2(f, &len);
-      /* The work-group functions are the roots everything inlines into. */
+      /* The work-group and work-item functions are the roots everything
+       * inlines into. */
       if (LLVMIsDeclaration(f) || marked(f) ||
-          strncmp(name, "__skein_wg_", 11) == 0)
+          strncmp(name, "__skein_wg_", 11) == 0 ||
+          strncmp(name, "__skein_wi_", 11) == 0)
         continue;
       if (calls_workitem(f)) {
         force_inline(f);

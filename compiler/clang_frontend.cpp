@@ -33,6 +33,10 @@ static const char *const fixed_args[] = {
 };
 
 static const char input_name[] = "input.cl";
+// Skein's declarations of builtins Clang lacks (builtins/
+// skein_uniform_arith.h), included after the default header like -include;
+// an absolute name, so that lookup finds the remapped buffer directly.
+static const char decls_name[] = "/skein/skein_uniform_arith.h";
 
 extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
                                  size_t length, const char *const *args,
@@ -56,10 +60,15 @@ extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
       ci.getInvocation(), argv, ci.getDiagnostics());
   std::unique_ptr<llvm::Module> module;
   if (ok) {
-    ci.getPreprocessorOpts().addRemappedFile(
-        input_name, llvm::MemoryBuffer::getMemBufferCopy(
-                        llvm::StringRef(source, length), input_name)
-                        .release());
+    clang::PreprocessorOptions &pp = ci.getPreprocessorOpts();
+    pp.addRemappedFile(input_name,
+                       llvm::MemoryBuffer::getMemBufferCopy(
+                           llvm::StringRef(source, length), input_name)
+                           .release());
+    pp.addRemappedFile(decls_name, llvm::MemoryBuffer::getMemBuffer(
+                                       cc_uniform_arith_h, decls_name)
+                                       .release());
+    pp.Includes.push_back(decls_name);
     clang::EmitLLVMOnlyAction action(llvm::unwrap(ctx));
     ok = ci.ExecuteAction(action);
     if (ok)

@@ -94,29 +94,47 @@ void cc_kernel_info_free(cc_kernel_info *ki);
 typedef struct cc_wg {
   LLVMValueRef kernel;    /* the spir_kernel function */
   LLVMValueRef fn;        /* __skein_wg_<kernel> */
-  LLVMValueRef group;     /* its skein_group alloca */
-  LLVMValueRef lid[3];    /* the x, y, z loop variables */
-  LLVMValueRef local_mem; /* its local_mem parameter */
-  LLVMValueRef x_latch;   /* the back-edge branch of the x loop */
+  bool fiber;             /* fiber mode (else loop mode) */
+  LLVMValueRef body;      /* where the kernel is called and inlined:
+                             fn in loop mode, __skein_wi_<kernel> in fiber
+                             mode */
+  LLVMValueRef group;     /* the skein_group work-item builtins read: fn's
+                             alloca (loop), wi's parameter (fiber) */
+  LLVMValueRef lid[3];    /* the x, y, z loop variables (loop), the loaded
+                             local ids (fiber) */
+  LLVMValueRef local_mem; /* the group's local memory block */
+  LLVMValueRef x_latch;   /* the back-edge branch of the x loop (loop) */
 } cc_wg;
-
 /* The IR types of the ABI structs, taken from the builtin bitcode. */
 typedef struct cc_abi_types {
   LLVMTypeRef launch, group;
 } cc_abi_types;
 
-/* Emits __skein_wg_<kernel> (loop mode) into m: builds the group, loads
+/* Emits __skein_wg_<kernel> into m. Loop mode: builds the group, loads
  * the arguments from launch->args and loops z, y, x over the local ids
- * calling the kernel. */
+ * calling the kernel. Fiber mode: also emits __skein_wi_<kernel>(group),
+ * which loads the arguments and calls the kernel for one work-item, and
+ * makes __skein_wg_<kernel> hand it to launch->hooks->run_fibers with a
+ * placeholder stack size (cc_wg_set_stack_size fixes it). */
 void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
-                    LLVMValueRef kernel, cc_wg *wg);
+                    LLVMValueRef kernel, bool fiber, cc_wg *wg);
 
-/* After the kernel is inlined into wg->fn: replaces work-item builtin
- * calls by calls to the __skein_get_* helpers and kernel-scope __local
- * variables by slices of local_mem, and hints interleaving for long
- * floating-point bodies. *local_size receives the static
- * local memory size. */
+/* After the kernel is inlined into wg->body: replaces work-item builtin
+ * calls by calls to the __skein_get_* helpers, calls of builtins that
+ * have a __skein_ctx_ form by calls of that form with the group (see
+ * cc_ctx_function), kernel-scope __local variables by slices of
+ * local_mem, and hints interleaving for long floating-point loop-mode
+ * bodies. *local_size receives the static local memory size. */
 void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size);
+
+/* Fiber mode, after optimisation: estimates the stack frame of one
+ * work-item (*frame, bytes) and gives run_fibers a stack size that
+ * covers it with room for what the estimate cannot see (calls, spills). */
+void cc_wg_set_stack_size(LLVMModuleRef m, cc_wg *wg, size_t *frame);
+
+/* The __skein_ctx_<name> function of m (the group-aware form of the
+ * OpenCL builtin name, defined in builtins/), or NULL. */
+LLVMValueRef cc_ctx_function(LLVMModuleRef m, const char *name);
 
 /* True if name is one of the OpenCL work-item builtins cc_wg_lower
  * replaces (mangled names). */
@@ -126,15 +144,23 @@ bool cc_is_workitem_builtin(const char *name);
  * collective; *what receives the first such callee's name. */
 bool cc_reaches_barrier(LLVMValueRef fn, const char **what);
 
+/* Marks declaration fn as needing the work-item's group: its callers are
+ * inlined like those of work-item builtins (cc_mark_workitem_inline). */
+void cc_mark_needs_group(LLVMValueRef fn);
+
 /* Makes the kernels and every function that (transitively) calls a
- * work-item builtin always-inline, so those calls all land in the
- * work-group function where cc_wg_lower can see the loop variables. */
+ * work-item builtin or a function marked by cc_mark_needs_group
+ * always-inline, so those calls all land in the work-group function (or
+ * work-item function) where cc_wg_lower can see the group. */
 void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
                              unsigned n);
 
 /* The builtin library bitcode embedded by builtins_blob.S. */
 extern const unsigned char cc_builtins_bc[];
 extern const uint64_t cc_builtins_bc_size;
+/* builtins/skein_uniform_arith.h, embedded by builtins_blob.S: included
+ * in every compile after Clang's default header. */
+extern const char cc_uniform_arith_h[];
 
 /* Binary container (binary.c). cc_binary_pack returns a malloc'd
  * container of the bitcode and option string; cc_binary_unpack validates

@@ -3,6 +3,7 @@
  * Only options the OpenCL 3.0 API spec lists are accepted. */
 #include "compiler_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,49 @@ static bool push_extensions(cc_options *o, const cc_device_caps *caps,
   free(ext.buf);
   (void)log;
   return ok;
+}
+
+/* Extensions and features Clang 19 accepts in -cl-ext but defines no
+ * macro for on this target: the extension is Skein's own (Clang does not
+ * know it), or the feature macro is one opencl-c-base.h defines only for
+ * SPIR targets. Skein defines them with -D when enabled. */
+static const char *const macro_only[] = {
+  "cl_khr_work_group_uniform_arithmetic",
+  "__opencl_c_work_group_collective_functions",
+};
+
+/* Whether name ends up enabled after every -cl-ext argument in argv, in
+ * order (the device's list first, then the user's): +name/-name set it,
+ * +all/-all set every name. */
+static bool ext_enabled(const cc_options *o, const char *name) {
+  bool on = false;
+  size_t len = strlen(name);
+  for (int i = 0; i < o->argc; i++) {
+    if (strncmp(o->argv[i], "-cl-ext=", 8) != 0)
+      continue;
+    for (const char *p = o->argv[i] + 8; *p;) {
+      size_t n = strcspn(p, ",");
+      if (n > 1 && (p[0] == '+' || p[0] == '-') &&
+          ((n - 1 == len && strncmp(p + 1, name, len) == 0) ||
+           (n == 4 && strncmp(p + 1, "all", 3) == 0)))
+        on = p[0] == '+';
+      p += n + (p[n] == ',');
+    }
+  }
+  return on;
+}
+
+/* -D for each enabled macro-only name. */
+static bool push_macro_only(cc_options *o) {
+  for (size_t i = 0; i < sizeof(macro_only) / sizeof(macro_only[0]); i++) {
+    if (!ext_enabled(o, macro_only[i]))
+      continue;
+    char def[80];
+    snprintf(def, sizeof(def), "-D%s=1", macro_only[i]);
+    if (!push(o, def))
+      return false;
+  }
+  return true;
 }
 
 /* The next whitespace-separated token of *p (double quotes group), copied
@@ -161,7 +205,7 @@ cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
    * spec, 5.8.6.5). */
   if (!have_std && !push(out, "-cl-std=CL1.2"))
     return CC_OUT_OF_MEMORY;
-  return CC_OK;
+  return push_macro_only(out) ? CC_OK : CC_OUT_OF_MEMORY;
 }
 
 void cc_options_free(cc_options *o) {

@@ -1,9 +1,11 @@
-/* This file contains the loop-mode work-group function generator: for a
- * kernel K it emits __skein_wg_K, which loads K's arguments from the
- * launch, loops over the group's local ids calling K, and (after K is
- * inlined) turns work-item builtins into expressions of the loop
- * variables and kernel-scope __local variables into slices of the
- * group's local memory. */
+/* This file contains the work-group function generator: for a kernel K
+ * it emits __skein_wg_K, which in loop mode loads K's arguments from the
+ * launch and loops over the group's local ids calling K, and in fiber
+ * mode hands __skein_wi_K (one work-item: load the arguments, call K) to
+ * the scheduler's run_fibers. After K is inlined it turns work-item
+ * builtins into expressions of the local ids, group-aware builtins
+ * (barriers, collectives) into calls with the group, and kernel-scope
+ * __local variables into slices of the group's local memory. */
 #include "compiler_internal.h"
 
 #include <stdio.h>
@@ -12,8 +14,9 @@
 
 /* Field indices of the ABI structs (builtins/abi.h). */
 enum { L_WORK_DIM, L_RESERVED, L_OFFSET, L_GLOBAL, L_LOCAL, L_GROUPS,
-       L_ARGS };
-enum { G_LAUNCH, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_ID, G_LOCAL_MEM };
+       L_ARGS, L_HOOKS };
+enum { G_LAUNCH, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_ID, G_LOCAL_MEM, G_FIBER,
+       G_COLLECTIVE };
 
 /* The OpenCL work-item builtins (Itanium-mangled as Clang emits them)
  * and the helper in builtins/workitem.c that implements each. */
@@ -106,7 +109,11 @@ static void build_group(LLVMBuilderRef b, const cc_abi_types *abi,
   }
   LLVMBuildStore(b, wg->local_mem,
                  field(b, abi->group, wg->group, G_LOCAL_MEM, -1));
-  (void)ptr;
+  /* run_fibers sets these for each work-item; loop mode has none. */
+  LLVMBuildStore(b, LLVMConstNull(ptr),
+                 field(b, abi->group, wg->group, G_FIBER, -1));
+  LLVMBuildStore(b, LLVMConstNull(ptr),
+                 field(b, abi->group, wg->group, G_COLLECTIVE, -1));
 }
 
 /* The address space Clang gave kernel argument i (kernel_arg_addr_space:
@@ -220,39 +227,133 @@ static void build_loops(LLVMBuilderRef b, cc_wg *wg, LLVMValueRef *args,
   LLVMBuildRetVoid(b);
 }
 
+/* Declares fn's nounwind attribute (kernels cannot throw). */
+static void set_nounwind(LLVMContextRef ctx, LLVMValueRef fn) {
+  unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
+  LLVMAddAttributeAtIndex(fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(ctx, nounwind, 0));
+}
+
+/* Adds the function <prefix><kernel name> of type ty. */
+static LLVMValueRef add_named(LLVMModuleRef m, const char *prefix,
+                              LLVMValueRef kernel, LLVMTypeRef ty) {
+  size_t len;
+  const char *kname = LLVMGetValueName2(kernel, &len);
+  char name[strlen(prefix) + len + 1];
+  snprintf(name, sizeof(name), "%s%s", prefix, kname);
+  LLVMValueRef fn = LLVMAddFunction(m, name, ty);
+  set_nounwind(LLVMGetModuleContext(m), fn);
+  return fn;
+}
+
+/* Loads every kernel argument from launch->args into args[]. */
+static void load_args(LLVMBuilderRef b, const cc_abi_types *abi, cc_wg *wg,
+                      LLVMValueRef launch, LLVMValueRef *args) {
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(LLVMGetTypeContext(abi->group),
+                                             0);
+  LLVMValueRef args_ptr = LLVMBuildLoad2(
+      b, ptr, field(b, abi->launch, launch, L_ARGS, -1), "args");
+  unsigned nargs = LLVMCountParams(wg->kernel);
+  for (unsigned i = 0; i < nargs; i++)
+    args[i] = load_arg(b, wg, args_ptr, i);
+}
+
+/* Loop mode: the group on the stack, z/y/x loops around the kernel. */
+static void generate_loop(LLVMBuilderRef b, const cc_abi_types *abi,
+                          cc_wg *wg) {
+  wg->body = wg->fn;
+  wg->local_mem = LLVMGetParam(wg->fn, 4);
+  wg->group = LLVMBuildAlloca(b, abi->group, "group");
+  LLVMValueRef ls[3];
+  build_group(b, abi, wg, ls);
+  unsigned nargs = LLVMCountParams(wg->kernel);
+  LLVMValueRef args[nargs ? nargs : 1];
+  load_args(b, abi, wg, LLVMGetParam(wg->fn, 0), args);
+  build_loops(b, wg, args, nargs, ls);
+}
+
+/* Fiber mode's __skein_wi_K(g): one work-item, its ids and local memory
+ * read from its own copy of the group. */
+static void generate_wi(LLVMModuleRef m, const cc_abi_types *abi,
+                        cc_wg *wg) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  wg->body = add_named(m, "__skein_wi_", wg->kernel,
+                       LLVMFunctionType(LLVMVoidTypeInContext(ctx), &ptr,
+                                        1, 0));
+  wg->group = LLVMGetParam(wg->body, 0);
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, wg->body,
+                                                            "entry"));
+  LLVMValueRef launch = LLVMBuildLoad2(
+      b, ptr, field(b, abi->group, wg->group, G_LAUNCH, -1), "launch");
+  wg->local_mem = LLVMBuildLoad2(
+      b, ptr, field(b, abi->group, wg->group, G_LOCAL_MEM, -1), "local_mem");
+  const char *names[3] = {"lx", "ly", "lz"};
+  for (int d = 0; d < 3; d++)
+    wg->lid[d] = LLVMBuildLoad2(
+        b, i64, field(b, abi->group, wg->group, G_LOCAL_ID, d), names[d]);
+  unsigned nargs = LLVMCountParams(wg->kernel);
+  LLVMValueRef args[nargs ? nargs : 1];
+  load_args(b, abi, wg, launch, args);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(wg->kernel), wg->kernel, args,
+                 nargs, "");
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+}
+
+/* A stack size that serves until cc_wg_set_stack_size knows better. */
+#define DEFAULT_STACK (256 * 1024)
+
+/* Fiber mode's __skein_wg_K: the group prototype on the stack, then
+ * launch->hooks->run_fibers(&proto, __skein_wi_K, stack size). */
+static void generate_fiber(LLVMModuleRef m, LLVMBuilderRef b,
+                           const cc_abi_types *abi, cc_wg *wg) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMValueRef proto = LLVMBuildAlloca(b, abi->group, "proto");
+  LLVMValueRef ls[3];
+  cc_wg tmp = *wg;   /* build_group fills the group wg->group names */
+  tmp.group = proto;
+  tmp.local_mem = LLVMGetParam(wg->fn, 4);
+  build_group(b, abi, &tmp, ls);
+  LLVMValueRef launch = LLVMGetParam(wg->fn, 0);
+  LLVMValueRef hooks = LLVMBuildLoad2(
+      b, ptr, field(b, abi->launch, launch, L_HOOKS, -1), "hooks");
+  /* run_fibers is the first member of skein_hooks. */
+  LLVMValueRef run = LLVMBuildLoad2(b, ptr, hooks, "run_fibers");
+  LLVMTypeRef params[3] = {ptr, ptr, i64};
+  LLVMValueRef args[3] = {proto, wg->body, LLVMConstInt(i64, DEFAULT_STACK,
+                                                         0)};
+  LLVMBuildCall2(b, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 3,
+                                     0),
+                 run, args, 3, "");
+  LLVMBuildRetVoid(b);
+}
+
 void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
-                    LLVMValueRef kernel, cc_wg *wg) {
+                    LLVMValueRef kernel, bool fiber, cc_wg *wg) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
   LLVMTypeRef params[5] = {ptr, i64, i64, i64, ptr};
-  size_t len;
-  const char *kname = LLVMGetValueName2(kernel, &len);
-  char name[len + 16];
-  snprintf(name, sizeof(name), "__skein_wg_%s", kname);
   memset(wg, 0, sizeof(*wg));
   wg->kernel = kernel;
-  wg->fn = LLVMAddFunction(
-      m, name, LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 5, 0));
-  unsigned nounwind = LLVMGetEnumAttributeKindForName("nounwind", 8);
-  LLVMAddAttributeAtIndex(wg->fn, LLVMAttributeFunctionIndex,
-                          LLVMCreateEnumAttribute(ctx, nounwind, 0));
-  wg->local_mem = LLVMGetParam(wg->fn, 4);
-
+  wg->fiber = fiber;
+  wg->fn = add_named(m, "__skein_wg_", kernel,
+                     LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 5,
+                                      0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, wg->fn,
                                                             "entry"));
-  wg->group = LLVMBuildAlloca(b, abi->group, "group");
-  LLVMValueRef ls[3];
-  build_group(b, abi, wg, ls);
-  LLVMValueRef args_ptr = LLVMBuildLoad2(
-      b, ptr, field(b, abi->launch, LLVMGetParam(wg->fn, 0), L_ARGS, -1),
-      "args");
-  unsigned nargs = LLVMCountParams(kernel);
-  LLVMValueRef args[nargs ? nargs : 1];
-  for (unsigned i = 0; i < nargs; i++)
-    args[i] = load_arg(b, wg, args_ptr, i);
-  build_loops(b, wg, args, nargs, ls);
+  if (fiber) {
+    generate_wi(m, abi, wg);
+    generate_fiber(m, b, abi, wg);
+  } else {
+    generate_loop(b, abi, wg);
+  }
   LLVMDisposeBuilder(b);
   for (size_t i = 0; i < NUM_WORKITEMS; i++)
     helper_decl(m, &workitems[i]);
@@ -274,9 +375,35 @@ static void lower_call(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg,
   LLVMInstructionEraseFromParent(call);
 }
 
+LLVMValueRef cc_ctx_function(LLVMModuleRef m, const char *name) {
+  char ctx_name[strlen(name) + 16];
+  snprintf(ctx_name, sizeof(ctx_name), "__skein_ctx_%s", name);
+  return LLVMGetNamedFunction(m, ctx_name);
+}
+
+/* Replaces call (of name) by a call of its __skein_ctx_ form with the
+ * group first; false if it has none. */
+static bool lower_ctx_call(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg,
+                           LLVMValueRef call, const char *name) {
+  LLVMValueRef ctx_fn = cc_ctx_function(m, name);
+  if (!ctx_fn)
+    return false;
+  unsigned n = LLVMGetNumArgOperands(call);
+  LLVMValueRef args[n + 1];
+  args[0] = wg->group;
+  for (unsigned i = 0; i < n; i++)
+    args[i + 1] = LLVMGetOperand(call, i);
+  LLVMPositionBuilderBefore(b, call);
+  LLVMValueRef v = LLVMBuildCall2(b, LLVMGlobalGetValueType(ctx_fn), ctx_fn,
+                                  args, n + 1, "");
+  LLVMReplaceAllUsesWith(call, v);
+  LLVMInstructionEraseFromParent(call);
+  return true;
+}
+
 static void lower_workitem_calls(LLVMBuilderRef b, LLVMModuleRef m,
                                  cc_wg *wg) {
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->body); bb;
        bb = LLVMGetNextBasicBlock(bb)) {
     LLVMValueRef inst = LLVMGetFirstInstruction(bb);
     while (inst) {
@@ -285,10 +412,12 @@ static void lower_workitem_calls(LLVMBuilderRef b, LLVMModuleRef m,
           LLVMIsACallInst(inst) ? LLVMGetCalledValue(inst) : NULL;
       if (callee && LLVMIsAFunction(callee)) {
         size_t len;
-        const struct workitem *w =
-            find_workitem(LLVMGetValueName2(callee, &len));
+        const char *name = LLVMGetValueName2(callee, &len);
+        const struct workitem *w = find_workitem(name);
         if (w)
           lower_call(b, m, wg, inst, w);
+        else if (LLVMIsDeclaration(callee))
+          lower_ctx_call(b, m, wg, inst, name);
       }
       inst = next;
     }
@@ -301,26 +430,31 @@ static void lower_workitem_calls(LLVMBuilderRef b, LLVMModuleRef m,
 static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wg->fn);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(wg->body);
   size_t offset = 0;
   for (LLVMValueRef g = LLVMGetFirstGlobal(m); g;
        g = LLVMGetNextGlobal(g)) {
     if (LLVMGetPointerAddressSpace(LLVMTypeOf(g)) != 3 ||
-        LLVMIsDeclaration(g) || !cc_global_used_in(g, wg->fn))
+        LLVMIsDeclaration(g) || !cc_global_used_in(g, wg->body))
       continue;
     LLVMTypeRef ty = LLVMGlobalGetValueType(g);
     size_t align = LLVMGetAlignment(g);
     if (align < LLVMABIAlignmentOfType(td, ty))
       align = LLVMABIAlignmentOfType(td, ty);
     offset = (offset + align - 1) / align * align;
-    LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(entry));
+    /* Right after local_mem is known: in fiber mode the kernel's entry
+     * block, with uses of the variable, was merged into this one. */
+    LLVMPositionBuilderBefore(
+        b, LLVMIsAInstruction(wg->local_mem)
+               ? LLVMGetNextInstruction(wg->local_mem)
+               : LLVMGetBasicBlockTerminator(entry));
     LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(ctx), offset, 0);
     LLVMValueRef p = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(ctx),
                                            wg->local_mem, &off, 1, "");
     size_t len;
     LLVMValueRef repl = LLVMBuildAddrSpaceCast(b, p, LLVMTypeOf(g),
                                                LLVMGetValueName2(g, &len));
-    cc_replace_global_in_function(g, wg->fn, repl);
+    cc_replace_global_in_function(g, wg->body, repl);
     offset += LLVMABISizeOfType(td, ty);
   }
   return offset;
@@ -354,9 +488,11 @@ static unsigned count_fp_ops(LLVMValueRef fn) {
  * to the narrow remainder loop; SKEIN_INTERLEAVE=n overrides the 4.
  * Short bodies are left to the cost model, which interleaves them. */
 static void hint_interleave(cc_wg *wg) {
+  if (wg->fiber)
+    return;   /* no loop over work-items */
   const char *env = getenv("SKEIN_INTERLEAVE");
   int count = env ? atoi(env) : 4;
-  if (count >= 1 && count <= 16 && count_fp_ops(wg->fn) >= 32)
+  if (count >= 1 && count <= 16 && count_fp_ops(wg->body) >= 32)
     cc_set_loop_interleave(wg->x_latch, (unsigned)count);
 }
 
@@ -366,4 +502,48 @@ void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {
   *local_size = lower_locals(b, m, wg);
   hint_interleave(wg);
   LLVMDisposeBuilder(b);
+}
+
+/* Sums the allocas of fn (its fixed stack slots). */
+static size_t alloca_bytes(LLVMModuleRef m, LLVMValueRef fn) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  size_t total = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsAAllocaInst(i))
+        total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
+  return total;
+}
+
+/* The call of run_fibers in __skein_wg_K: the call whose second
+ * argument is __skein_wi_K. */
+static LLVMValueRef find_run_fibers(cc_wg *wg) {
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i))
+      if (LLVMIsACallInst(i) && LLVMGetNumArgOperands(i) == 3 &&
+          LLVMGetOperand(i, 1) == wg->body)
+        return i;
+  return NULL;
+}
+
+/* The frame estimate is the work-item function's stack slots after
+ * optimisation (private arrays, values whose address is taken). Spills,
+ * the builtins' and the scheduler's own frames are not in it: the stack
+ * gets twice the estimate plus 32 KiB, at least 64 KiB, in whole pages
+ * (the scheduler adds a guard page below). */
+void cc_wg_set_stack_size(LLVMModuleRef m, cc_wg *wg, size_t *frame) {
+  *frame = alloca_bytes(m, wg->body);
+  uint64_t size = 2 * (uint64_t)*frame + 32 * 1024;
+  if (size < 64 * 1024)
+    size = 64 * 1024;
+  size = (size + 4095) / 4096 * 4096;
+  LLVMValueRef call = find_run_fibers(wg);
+  if (call)   /* else the generous DEFAULT_STACK stays */
+    LLVMSetOperand(call, 2, LLVMConstInt(LLVMInt64TypeInContext(
+                                             LLVMGetModuleContext(m)),
+                                         size, 0));
 }

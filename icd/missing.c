@@ -1,10 +1,8 @@
-/* This file contains a weak definition of every entry point of the ICD
- * dispatch table, so that the table is always complete. Each answers with
- * the error the OpenCL 3.0 specification names when the feature is not
- * supported (or, for functions of families still being written, validates
- * the first handle and returns CL_INVALID_OPERATION). Strong definitions
- * in runtime/api_*.c replace them at link time. Generated once from the
- * 2023.02.06 CL headers; edit by hand from now on. */
+/* This file contains the entry points of the ICD dispatch table that
+ * Skein does not implement yet (images, samplers, pipes, SVM, sub-devices,
+ * native kernels, GL/EGL/D3D sharing). Each answers with the error the
+ * OpenCL 3.0 specification names when the device lacks the feature.
+ * Implementing one means deleting its stub here. */
 #include "../runtime/object.h"
 #include <CL/cl_egl.h>
 #include <CL/cl_gl.h>
@@ -12,6 +10,8 @@
 /* Stubs ignore most of their arguments by design. */
 #pragma GCC diagnostic ignored "-Wunused-parameter"
 
+/* Weak, so that an implementation in runtime/ replaces a stub without a
+ * link error; docs/features.md lists every function still stubbed here. */
 #define WEAK __attribute__((weak))
 
 /* Reports an unsupported call on the debug channel and returns err
@@ -143,132 +143,6 @@ cl_int CL_API_CALL clEnqueueReleaseDX9MediaSurfacesKHR(
     const cl_event *event_wait_list,
     cl_event *event);
 
-WEAK cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries,
-                                         cl_platform_id *platforms,
-                                         cl_uint *num_platforms) {
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetPlatformInfo(cl_platform_id platform,
-                                          cl_platform_info param_name,
-                                          size_t param_value_size,
-                                          void *param_value,
-                                          size_t *param_value_size_ret) {
-  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
-  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform,
-                                       cl_device_type device_type,
-                                       cl_uint num_entries,
-                                       cl_device_id *devices,
-                                       cl_uint *num_devices) {
-  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
-  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
-                                        cl_device_info param_name,
-                                        size_t param_value_size,
-                                        void *param_value,
-                                        size_t *param_value_size_ret) {
-  /* CL_INVALID_DEVICE if device is not a valid device object. */
-  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_context CL_API_CALL clCreateContext(
-    const cl_context_properties *properties,
-    cl_uint num_devices,
-    const cl_device_id *devices,
-    void (CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
-    void *user_data,
-    cl_int *errcode_ret) {
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_context CL_API_CALL clCreateContextFromType(
-    const cl_context_properties *properties,
-    cl_device_type device_type,
-    void (CL_CALLBACK *pfn_notify)(const char *, const void *, size_t, void *),
-    void *user_data,
-    cl_int *errcode_ret) {
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clRetainContext(cl_context context) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseContext(cl_context context) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetContextInfo(cl_context context,
-                                         cl_context_info param_name,
-                                         size_t param_value_size,
-                                         void *param_value,
-                                         size_t *param_value_size_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_command_queue CL_API_CALL clCreateCommandQueue(
-    cl_context context,
-    cl_device_id device,
-    cl_command_queue_properties properties,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetCommandQueueInfo(
-    cl_command_queue command_queue,
-    cl_command_queue_info param_name,
-    size_t param_value_size,
-    void *param_value,
-    size_t *param_value_size_ret) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
 WEAK cl_int CL_API_CALL clSetCommandQueueProperty(
     cl_command_queue command_queue,
     cl_command_queue_properties properties,
@@ -279,17 +153,6 @@ WEAK cl_int CL_API_CALL clSetCommandQueueProperty(
   RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
   /* Not implemented in this build (the real definition lives in runtime/). */
   MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_mem CL_API_CALL clCreateBuffer(cl_context context,
-                                       cl_mem_flags flags,
-                                       size_t size,
-                                       void *host_ptr,
-                                       cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
 }
 
 WEAK cl_mem CL_API_CALL clCreateImage2D(cl_context context,
@@ -324,20 +187,6 @@ WEAK cl_mem CL_API_CALL clCreateImage3D(cl_context context,
   MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
 }
 
-WEAK cl_int CL_API_CALL clRetainMemObject(cl_mem memobj) {
-  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
-  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
-  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
-  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
 WEAK cl_int CL_API_CALL clGetSupportedImageFormats(
     cl_context context,
     cl_mem_flags flags,
@@ -369,17 +218,6 @@ WEAK cl_int CL_API_CALL clGetSupportedImageFormats(
   if (num_image_formats)
     *num_image_formats = 0;
   return CL_SUCCESS;
-}
-
-WEAK cl_int CL_API_CALL clGetMemObjectInfo(cl_mem memobj,
-                                           cl_mem_info param_name,
-                                           size_t param_value_size,
-                                           void *param_value,
-                                           size_t *param_value_size_ret) {
-  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
-  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
 }
 
 WEAK cl_int CL_API_CALL clGetImageInfo(cl_mem image,
@@ -425,261 +263,6 @@ WEAK cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler,
   /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
    * image support none exists. */
   MISSING(CL_INVALID_SAMPLER);
-}
-
-WEAK cl_program CL_API_CALL clCreateProgramWithSource(
-    cl_context context,
-    cl_uint count,
-    const char **strings,
-    const size_t *lengths,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_program CL_API_CALL clCreateProgramWithBinary(
-    cl_context context,
-    cl_uint num_devices,
-    const cl_device_id *device_list,
-    const size_t *lengths,
-    const unsigned char **binaries,
-    cl_int *binary_status,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clRetainProgram(cl_program program) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseProgram(cl_program program) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clBuildProgram(
-    cl_program program,
-    cl_uint num_devices,
-    const cl_device_id *device_list,
-    const char *options,
-    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clUnloadCompiler(void) {
-  /* A hint the implementation may ignore: Skein keeps its compiler loaded. */
-  return CL_SUCCESS;
-}
-
-WEAK cl_int CL_API_CALL clGetProgramInfo(cl_program program,
-                                         cl_program_info param_name,
-                                         size_t param_value_size,
-                                         void *param_value,
-                                         size_t *param_value_size_ret) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetProgramBuildInfo(
-    cl_program program,
-    cl_device_id device,
-    cl_program_build_info param_name,
-    size_t param_value_size,
-    void *param_value,
-    size_t *param_value_size_ret) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_kernel CL_API_CALL clCreateKernel(cl_program program,
-                                          const char *kernel_name,
-                                          cl_int *errcode_ret) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_FAIL_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program,
-                                                 cl_uint num_kernels,
-                                                 cl_kernel *kernels,
-                                                 cl_uint *num_kernels_ret) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clRetainKernel(cl_kernel kernel) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel,
-                                       cl_uint arg_index,
-                                       size_t arg_size,
-                                       const void *arg_value) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
-                                        cl_kernel_info param_name,
-                                        size_t param_value_size,
-                                        void *param_value,
-                                        size_t *param_value_size_ret) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetKernelWorkGroupInfo(
-    cl_kernel kernel,
-    cl_device_id device,
-    cl_kernel_work_group_info param_name,
-    size_t param_value_size,
-    void *param_value,
-    size_t *param_value_size_ret) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clWaitForEvents(cl_uint num_events,
-                                        const cl_event *event_list) {
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetEventInfo(cl_event event,
-                                       cl_event_info param_name,
-                                       size_t param_value_size,
-                                       void *param_value,
-                                       size_t *param_value_size_ret) {
-  /* CL_INVALID_EVENT if event is not a valid event object. */
-  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clRetainEvent(cl_event event) {
-  /* CL_INVALID_EVENT if event is not a valid event object. */
-  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseEvent(cl_event event) {
-  /* CL_INVALID_EVENT if event is not a valid event object. */
-  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
-                                                cl_profiling_info param_name,
-                                                size_t param_value_size,
-                                                void *param_value,
-                                                size_t *param_value_size_ret) {
-  /* CL_INVALID_EVENT if event is not a valid event object. */
-  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clFlush(cl_command_queue command_queue) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clFinish(cl_command_queue command_queue) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue,
-                                            cl_mem buffer,
-                                            cl_bool blocking_read,
-                                            size_t offset,
-                                            size_t size,
-                                            void *ptr,
-                                            cl_uint num_events_in_wait_list,
-                                            const cl_event *event_wait_list,
-                                            cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue,
-                                             cl_mem buffer,
-                                             cl_bool blocking_write,
-                                             size_t offset,
-                                             size_t size,
-                                             const void *ptr,
-                                             cl_uint num_events_in_wait_list,
-                                             const cl_event *event_wait_list,
-                                             cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue,
-                                            cl_mem src_buffer,
-                                            cl_mem dst_buffer,
-                                            size_t src_offset,
-                                            size_t dst_offset,
-                                            size_t size,
-                                            cl_uint num_events_in_wait_list,
-                                            const cl_event *event_wait_list,
-                                            cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
 }
 
 WEAK cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue,
@@ -773,24 +356,6 @@ WEAK cl_int CL_API_CALL clEnqueueCopyBufferToImage(
   MISSING(CL_INVALID_MEM_OBJECT);
 }
 
-WEAK void * CL_API_CALL clEnqueueMapBuffer(cl_command_queue command_queue,
-                                           cl_mem buffer,
-                                           cl_bool blocking_map,
-                                           cl_map_flags map_flags,
-                                           size_t offset,
-                                           size_t size,
-                                           cl_uint num_events_in_wait_list,
-                                           const cl_event *event_wait_list,
-                                           cl_event *event,
-                                           cl_int *errcode_ret) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_FAIL_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE,
-             errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
 WEAK void * CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
                                           cl_mem image,
                                           cl_bool blocking_map,
@@ -812,49 +377,6 @@ WEAK void * CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
   MISSING_OBJ(CL_INVALID_MEM_OBJECT, errcode_ret);
 }
 
-WEAK cl_int CL_API_CALL clEnqueueUnmapMemObject(
-    cl_command_queue command_queue,
-    cl_mem memobj,
-    void *mapped_ptr,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueNDRangeKernel(
-    cl_command_queue command_queue,
-    cl_kernel kernel,
-    cl_uint work_dim,
-    const size_t *global_work_offset,
-    const size_t *global_work_size,
-    const size_t *local_work_size,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
-                                      cl_kernel kernel,
-                                      cl_uint num_events_in_wait_list,
-                                      const cl_event *event_wait_list,
-                                      cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
 WEAK cl_int CL_API_CALL clEnqueueNativeKernel(
     cl_command_queue command_queue,
     void (CL_CALLBACK *user_func)(void *),
@@ -872,33 +394,6 @@ WEAK cl_int CL_API_CALL clEnqueueNativeKernel(
   /* CL_INVALID_OPERATION if the device associated with command_queue cannot
    * execute the native kernel (CL_DEVICE_EXECUTION_CAPABILITIES lacks
    * CL_EXEC_NATIVE_KERNEL). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue,
-                                        cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue,
-                                               cl_uint num_events,
-                                               const cl_event *event_list) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
   MISSING(CL_INVALID_OPERATION);
 }
 
@@ -1085,120 +580,6 @@ WEAK cl_int CL_API_CALL clEnqueueReleaseD3D10ObjectsKHR(
   MISSING(CL_INVALID_CONTEXT);
 }
 
-WEAK cl_int CL_API_CALL clSetEventCallback(
-    cl_event event,
-    cl_int command_exec_callback_type,
-    void (CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *),
-    void *user_data) {
-  /* CL_INVALID_EVENT if event is not a valid event object. */
-  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_mem CL_API_CALL clCreateSubBuffer(
-    cl_mem buffer,
-    cl_mem_flags flags,
-    cl_buffer_create_type buffer_create_type,
-    const void *buffer_create_info,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_MEM_OBJECT if buffer is not a valid mem object. */
-  RT_FAIL_IF(!rt_is(buffer, RT_MEM), CL_INVALID_MEM_OBJECT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clSetMemObjectDestructorCallback(
-    cl_mem memobj,
-    void (CL_CALLBACK *pfn_notify)(cl_mem, void *),
-    void *user_data) {
-  /* CL_INVALID_MEM_OBJECT if memobj is not a valid mem object. */
-  RT_RETURN_IF(!rt_is(memobj, RT_MEM), CL_INVALID_MEM_OBJECT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_event CL_API_CALL clCreateUserEvent(cl_context context,
-                                            cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clSetUserEventStatus(cl_event event,
-                                             cl_int execution_status) {
-  /* CL_INVALID_EVENT if event is not a valid event object. */
-  RT_RETURN_IF(!rt_is(event, RT_EVENT), CL_INVALID_EVENT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueReadBufferRect(
-    cl_command_queue command_queue,
-    cl_mem buffer,
-    cl_bool blocking_read,
-    const size_t *buffer_origin,
-    const size_t *host_origin,
-    const size_t *region,
-    size_t buffer_row_pitch,
-    size_t buffer_slice_pitch,
-    size_t host_row_pitch,
-    size_t host_slice_pitch,
-    void *ptr,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueWriteBufferRect(
-    cl_command_queue command_queue,
-    cl_mem buffer,
-    cl_bool blocking_write,
-    const size_t *buffer_origin,
-    const size_t *host_origin,
-    const size_t *region,
-    size_t buffer_row_pitch,
-    size_t buffer_slice_pitch,
-    size_t host_row_pitch,
-    size_t host_slice_pitch,
-    const void *ptr,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueCopyBufferRect(
-    cl_command_queue command_queue,
-    cl_mem src_buffer,
-    cl_mem dst_buffer,
-    const size_t *src_origin,
-    const size_t *dst_origin,
-    const size_t *region,
-    size_t src_row_pitch,
-    size_t src_slice_pitch,
-    size_t dst_row_pitch,
-    size_t dst_slice_pitch,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
 WEAK cl_int CL_API_CALL clCreateSubDevicesEXT(
     cl_device_id in_device,
     const cl_device_partition_property_ext *properties,
@@ -1243,20 +624,6 @@ WEAK cl_int CL_API_CALL clCreateSubDevices(
   MISSING(CL_INVALID_OPERATION);
 }
 
-WEAK cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
-  /* CL_INVALID_DEVICE if device is not a valid device object. */
-  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
-  /* CL_INVALID_DEVICE if device is not a valid device object. */
-  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
 WEAK cl_mem CL_API_CALL clCreateImage(cl_context context,
                                       cl_mem_flags flags,
                                       const cl_image_format *image_format,
@@ -1268,89 +635,6 @@ WEAK cl_mem CL_API_CALL clCreateImage(cl_context context,
   /* CL_INVALID_OPERATION if there are no devices in context that support
    * images. */
   MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
-    cl_context context,
-    cl_uint num_devices,
-    const cl_device_id *device_list,
-    const char *kernel_names,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_VALUE if kernel_names contains a kernel name that is not
-   * supported by any of the devices in device_list: Skein has no built-in
-   * kernels. */
-  MISSING_OBJ(CL_INVALID_VALUE, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clCompileProgram(
-    cl_program program,
-    cl_uint num_devices,
-    const cl_device_id *device_list,
-    const char *options,
-    cl_uint num_input_headers,
-    const cl_program *input_headers,
-    const char **header_include_names,
-    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_program CL_API_CALL clLinkProgram(
-    cl_context context,
-    cl_uint num_devices,
-    const cl_device_id *device_list,
-    const char *options,
-    cl_uint num_input_programs,
-    const cl_program *input_programs,
-    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_LINKER_NOT_AVAILABLE if a linker is not available, i.e.
-   * CL_DEVICE_LINKER_AVAILABLE is CL_FALSE (what Skein reports until
-   * clLinkProgram exists). */
-  MISSING_OBJ(CL_LINKER_NOT_AVAILABLE, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
-  /* CL_INVALID_PLATFORM if platform is not a valid platform. */
-  RT_RETURN_IF(!rt_is(platform, RT_PLATFORM), CL_INVALID_PLATFORM);
-  /* A hint the implementation may ignore: Skein keeps its compiler loaded. */
-  return CL_SUCCESS;
-}
-
-WEAK cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel,
-                                           cl_uint arg_indx,
-                                           cl_kernel_arg_info param_name,
-                                           size_t param_value_size,
-                                           void *param_value,
-                                           size_t *param_value_size_ret) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue,
-                                            cl_mem buffer,
-                                            const void *pattern,
-                                            size_t pattern_size,
-                                            size_t offset,
-                                            size_t size,
-                                            cl_uint num_events_in_wait_list,
-                                            const cl_event *event_wait_list,
-                                            cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
 }
 
 WEAK cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue,
@@ -1367,45 +651,6 @@ WEAK cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue,
   /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
    * no device supports images, so no cl_mem is one. */
   MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueMigrateMemObjects(
-    cl_command_queue command_queue,
-    cl_uint num_mem_objects,
-    const cl_mem *mem_objects,
-    cl_mem_migration_flags flags,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueMarkerWithWaitList(
-    cl_command_queue command_queue,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueBarrierWithWaitList(
-    cl_command_queue command_queue,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
 }
 
 WEAK cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context,
@@ -1612,17 +857,6 @@ WEAK cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(
   MISSING_OBJ(CL_INVALID_EGL_OBJECT_KHR, errcode_ret);
 }
 
-WEAK cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
-    cl_context context,
-    cl_device_id device,
-    const cl_queue_properties *properties,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
 WEAK cl_mem CL_API_CALL clCreatePipe(cl_context context,
                                      cl_mem_flags flags,
                                      cl_uint pipe_packet_size,
@@ -1751,30 +985,6 @@ WEAK cl_sampler CL_API_CALL clCreateSamplerWithProperties(
   MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
 }
 
-WEAK cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
-                                                 cl_uint arg_index,
-                                                 const void *arg_value) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* CL_INVALID_OPERATION if no devices in the context associated with kernel
-   * support SVM. */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
-                                            cl_kernel_exec_info param_name,
-                                            size_t param_value_size,
-                                            const void *param_value) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* CL_INVALID_OPERATION for the SVM parameters when no device in the
-   * context supports SVM; CL_INVALID_VALUE for any other param_name. */
-  RT_RETURN_IF(param_name == CL_KERNEL_EXEC_INFO_SVM_PTRS ||
-               param_name == CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-               CL_INVALID_OPERATION);
-  return CL_INVALID_VALUE;
-}
-
 WEAK cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     cl_kernel in_kernel,
     cl_device_id in_device,
@@ -1789,26 +999,6 @@ WEAK cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
   /* CL_INVALID_OPERATION if device does not support subgroups
    * (cl_khr_subgroups is not listed). */
   MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_kernel CL_API_CALL clCloneKernel(cl_kernel source_kernel,
-                                         cl_int *errcode_ret) {
-  /* CL_INVALID_KERNEL if source_kernel is not a valid kernel object. */
-  RT_FAIL_IF(!rt_is(source_kernel, RT_KERNEL), CL_INVALID_KERNEL, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_program CL_API_CALL clCreateProgramWithIL(
-    cl_context context,
-    const void *il,
-    size_t length,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if no devices in context support intermediate
-   * language programs. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
 }
 
 WEAK cl_int CL_API_CALL clEnqueueSVMMigrateMem(
@@ -1828,84 +1018,6 @@ WEAK cl_int CL_API_CALL clEnqueueSVMMigrateMem(
   MISSING(CL_INVALID_OPERATION);
 }
 
-WEAK cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device,
-                                                cl_ulong *device_timestamp,
-                                                cl_ulong *host_timestamp) {
-  /* CL_INVALID_DEVICE if device is not a valid device object. */
-  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetHostTimer(cl_device_id device,
-                                       cl_ulong *host_timestamp) {
-  /* CL_INVALID_DEVICE if device is not a valid device object. */
-  RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clGetKernelSubGroupInfo(
-    cl_kernel kernel,
-    cl_device_id device,
-    cl_kernel_sub_group_info param_name,
-    size_t input_value_size,
-    const void *input_value,
-    size_t param_value_size,
-    void *param_value,
-    size_t *param_value_size_ret) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* CL_INVALID_OPERATION if device does not support subgroups. */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(
-    cl_context context,
-    cl_device_id device,
-    cl_command_queue command_queue) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
-  /* CL_INVALID_OPERATION if device does not support on-device queues. */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clSetProgramReleaseCallback(
-    cl_program program,
-    void (CL_CALLBACK *pfn_notify)(cl_program, void *),
-    void *user_data) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* CL_INVALID_OPERATION if no devices in the context associated with
-   * program support destructors for program scope global variables. */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_int CL_API_CALL clSetProgramSpecializationConstant(
-    cl_program program,
-    cl_uint spec_id,
-    size_t spec_size,
-    const void *spec_value) {
-  /* CL_INVALID_PROGRAM if program is not a valid program object. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* CL_INVALID_OPERATION if no devices associated with program support
-   * intermediate language programs. */
-  MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_mem CL_API_CALL clCreateBufferWithProperties(
-    cl_context context,
-    const cl_mem_properties *properties,
-    cl_mem_flags flags,
-    size_t size,
-    void *host_ptr,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
 WEAK cl_mem CL_API_CALL clCreateImageWithProperties(
     cl_context context,
     const cl_mem_properties *properties,
@@ -1919,14 +1031,4 @@ WEAK cl_mem CL_API_CALL clCreateImageWithProperties(
   /* CL_INVALID_OPERATION if there are no devices in context that support
    * images. */
   MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clSetContextDestructorCallback(
-    cl_context context,
-    void (CL_CALLBACK *pfn_notify)(cl_context, void*),
-    void *user_data) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
-  /* Not implemented in this build (the real definition lives in runtime/). */
-  MISSING(CL_INVALID_OPERATION);
 }

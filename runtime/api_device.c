@@ -54,6 +54,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   static const cl_name_version extensions[] = {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
   };
   /* Not 2.0: OpenCL C 2.0 makes generic address space, pipes, device
    * enqueue and program-scope globals mandatory, and Skein lacks them. */
@@ -66,6 +67,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   static const cl_name_version c_features[] = {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
   };
   switch (param_name) {
   case CL_DEVICE_TYPE:
@@ -125,6 +127,7 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
   case CL_DEVICE_HOST_UNIFIED_MEMORY:
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
+  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
     RT_INFO_VALUE(cl_bool, CL_TRUE);
   case CL_DEVICE_LINKER_AVAILABLE:
     RT_INFO_VALUE(cl_bool, RT_HAVE_LINKER ? CL_TRUE : CL_FALSE);
@@ -132,7 +135,6 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
   case CL_DEVICE_IMAGE_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
-  case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:

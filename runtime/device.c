@@ -113,8 +113,10 @@ static void rt_device_init(void) {
   d->max_clock_mhz = rt_detect_clock();
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))
     snprintf(d->name, sizeof d->name, "CPU");
-  d->caps.extensions = "cl_khr_byte_addressable_store cl_khr_fp64";
-  d->caps.features = "__opencl_c_fp64 __opencl_c_int64";
+  d->caps.extensions = "cl_khr_byte_addressable_store cl_khr_fp64 "
+                       "cl_khr_work_group_uniform_arithmetic";
+  d->caps.features = "__opencl_c_fp64 __opencl_c_int64 "
+                     "__opencl_c_work_group_collective_functions";
   d->caps.max_cl_c_version = 300;
 }
 

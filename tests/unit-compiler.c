@@ -1,9 +1,11 @@
 /* This file contains the unit tests of compiler/: kernels built from
  * source are run group by group through their JIT-compiled work-group
- * functions with hand-filled launches and checked against host values;
- * bad source, barrier kernels, bad options and bad binaries are refused. */
+ * functions with hand-filled launches (fiber mode through the
+ * scheduler's hooks) and checked against host values; bad source, bad
+ * options and bad binaries are refused. */
 #include "../compiler/compiler.h"
 #include "../compiler/compiler_internal.h"
+#include "../scheduler/scheduler.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -34,9 +36,11 @@ static int failures;
   } while (0)
 
 static const cc_device_caps caps = {
-    "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_int64_base_atomics",
+    "cl_khr_fp64 cl_khr_byte_addressable_store cl_khr_int64_base_atomics "
+    "cl_khr_work_group_uniform_arithmetic",
     "__opencl_c_fp64 __opencl_c_int64 __opencl_c_images "
-    "__opencl_c_program_scope_global_variables",
+    "__opencl_c_program_scope_global_variables "
+    "__opencl_c_work_group_collective_functions",
     300};
 
 /* Builds source; on failure prints the log and exits (later checks would
@@ -80,6 +84,7 @@ static void set_launch(skein_launch *l, unsigned dim, const size_t *off,
                        l->local_size[d];
   }
   l->args = (void *const *)args;
+  l->hooks = sched_hooks();
 }
 
 /* Runs every group of the launch on this thread. */
@@ -105,7 +110,7 @@ static void run_vadd(const cc_program *p) {
   if (!k || !k->wg)
     return;
   enum { N = 1000 };
-  static float a[N], b[N], c[N];
+  float a[N], b[N], c[N]; /* per thread: builds run concurrently */
   for (int i = 0; i < N; i++) {
     a[i] = (float)i * 0.5f;
     b[i] = (float)(N - i);
@@ -302,16 +307,6 @@ static void test_refusals(void) {
                  "  int x = 1;\n"
                  "  p[0] = x +;\n"
                  "}\n", NULL, CC_BUILD_FAILED, "input.cl:3:");
-  expect_failure("__kernel void k(__global int *p) {\n"
-                 "  p[get_local_id(0)] = 1;\n"
-                 "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-                 "}\n", NULL, CC_BUILD_FAILED,
-                 "kernel k uses barriers: not supported yet");
-  expect_failure("int helper(int v) { return work_group_reduce_add(v); }\n"
-                 "__kernel void k(__global int *p) {\n"
-                 "  p[0] = helper(p[1]);\n"
-                 "}\n", "-cl-std=CL2.0", CC_BUILD_FAILED,
-                 "kernel k uses barriers");
   /* A builtin the library lacks names itself instead of binding to libm.*/
   expect_failure("__kernel void k(__global float *p) { p[0] = sin(p[1]); }\n",
                  NULL, CC_BUILD_FAILED, "sin(float)");
@@ -434,6 +429,119 @@ static void test_binary(void) {
   cc_program_destroy(p);
 }
 
+/* Fiber mode: which kernels get it, the spec's scan example through the
+ * scheduler's hooks, a helper function reaching a collective. */
+static const char scan_src[] =
+    "int helper(int v) { return work_group_scan_exclusive_add(v); }\n"
+    "__kernel void scan(__global const int *in, __global int *inc,\n"
+    "                   __global int *exc) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  inc[i] = work_group_scan_inclusive_add(in[i]);\n"
+    "  exc[i] = helper(in[i]);\n"
+    "}\n"
+    "__kernel void plain(__global int *p) { p[get_global_id(0)] += 1; }\n";
+
+static void test_fiber_scan(void) {
+  cc_program *p = build(scan_src, "-cl-std=CL2.0");
+  const cc_kernel_info *k = cc_program_find_kernel(p, "scan");
+  CHECK(k->uses_barriers);
+  CHECK(k->private_mem_size < 4096);
+  CHECK(!cc_program_find_kernel(p, "plain")->uses_barriers);
+  static const int in[16] = {3, 1, 7, 0, 4, 1, 6, 3, 3, 1, 7, 0, 4, 1, 6, 3};
+  static const int want_inc[8] = {3, 4, 11, 11, 15, 16, 22, 25};
+  static const int want_exc[8] = {0, 3, 4, 11, 11, 15, 16, 22};
+  int inc[16], exc[16];
+  const int *pin = in;
+  int *pinc = inc, *pexc = exc;
+  void *args[3] = {&pin, &pinc, &pexc};
+  size_t gs = 16, ls = 8;
+  skein_launch l;
+  set_launch(&l, 1, NULL, &gs, &ls, args);
+  run(k, &l, NULL);
+  for (int i = 0; i < 16; i++) {
+    CHECK_EQ(inc[i], want_inc[i % 8]);
+    CHECK_EQ(exc[i], want_exc[i % 8]);
+  }
+  cc_program_destroy(p);
+}
+
+/* A tree reduction in kernel-scope local memory with barriers in a loop,
+ * 2D groups with a partial last group. */
+static const char tree_src[] =
+    "__kernel void tree(__global const int *in, __global int *out) {\n"
+    "  __local int tmp[64];\n"
+    "  size_t l = get_local_linear_id(), n = get_local_size(0) *\n"
+    "      get_local_size(1);\n"
+    "  size_t g = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+    "  tmp[l] = in[g];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  for (size_t s = 64; s > 0; s >>= 1) {\n"
+    "    if (l < s && l + s < n) tmp[l] += tmp[l + s];\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[g] = tmp[0] + work_group_reduce_add(in[g]) * 1000;\n"
+    "}\n";
+
+static void test_fiber_tree(void) {
+  cc_program *p = build(tree_src, "-cl-std=CL3.0");
+  const cc_kernel_info *k = cc_program_find_kernel(p, "tree");
+  CHECK(k->uses_barriers);
+  CHECK(k->static_local_mem_size >= 64 * 4);
+  enum { W = 20, H = 7 };
+  int in[W * H], out[W * H];
+  for (int i = 0; i < W * H; i++)
+    in[i] = i * 7 % 13;
+  const int *pin = in;
+  int *pout = out;
+  void *args[2] = {&pin, &pout};
+  size_t gs[2] = {W, H}, ls[2] = {8, 4};
+  skein_launch l;
+  set_launch(&l, 2, NULL, gs, ls, args);
+  _Alignas(64) static char local[4096];
+  run(k, &l, local);
+  int bad = 0;
+  for (int y = 0; y < H; y++)
+    for (int x = 0; x < W; x++) {
+      int sum = 0;
+      for (int yy = y / 4 * 4; yy < y / 4 * 4 + 4 && yy < H; yy++)
+        for (int xx = x / 8 * 8; xx < x / 8 * 8 + 8 && xx < W; xx++)
+          sum += in[yy * W + xx];
+      bad += out[y * W + x] != sum * 1001;
+    }
+  CHECK_EQ(bad, 0);
+  cc_program_destroy(p);
+}
+
+/* SKEIN_MODE=fiber runs a barrier-free kernel as fibers, with the same
+ * results; the uniform arithmetic declarations follow -cl-ext. */
+static void test_fiber_forced(void) {
+  setenv("SKEIN_MODE", "fiber", 1);
+  cc_program *p = build(vadd_src, NULL);
+  unsetenv("SKEIN_MODE");
+  CHECK(cc_program_kernel(p, 0)->uses_barriers);
+  run_vadd(p);
+  cc_program_destroy(p);
+  static const char mul_src[] =
+      "__kernel void k(__global long *p) {\n"
+      "  p[get_local_id(0)] = work_group_scan_inclusive_mul(p[8]) +\n"
+      "      work_group_reduce_logical_xor((int)get_local_id(0) & 1);\n"
+      "}\n";
+  p = build(mul_src, "-cl-std=CL3.0");
+  long v[9] = {0, 0, 0, 0, 0, 0, 0, 0, 3};
+  long *pv = v;
+  void *args[1] = {&pv};
+  size_t gs = 4, ls = 4;
+  skein_launch l;
+  set_launch(&l, 1, NULL, &gs, &ls, args);
+  run(cc_program_kernel(p, 0), &l, NULL);
+  CHECK_EQ(v[0], 3);
+  CHECK_EQ(v[3], 81);
+  cc_program_destroy(p);
+  expect_failure(mul_src, "-cl-std=CL3.0 "
+                 "-cl-ext=-cl_khr_work_group_uniform_arithmetic",
+                 CC_BUILD_FAILED, "work_group_scan_inclusive_mul");
+}
+
 static double now(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -477,6 +585,9 @@ int main(void) {
   test_binary();
   test_peak();
   test_threads();
+  test_fiber_scan();
+  test_fiber_tree();
+  test_fiber_forced();
   if (failures)
     fprintf(stderr, "%d check(s) failed\n", failures);
   else
