@@ -11,6 +11,11 @@
  *                        (kernels inlined, work-item builtins replaced),
  *                        optimized (after default<O3>, what the JIT gets);
  *                        "time" prints each stage's duration instead.
+ *   SKEIN_MODE=fiber     run every kernel in fiber mode (each work-item a
+ *                        fiber), not only those that reach a barrier or
+ *                        a work-group collective; for debugging and
+ *                        comparison. Nothing forces loop mode, which
+ *                        cannot run barriers.
  *   SKEIN_INTERLEAVE=n   vector chains interleaved in the work-item loop
  *                        of kernels with long floating-point bodies
  *                        (default 4; see wg_gen.c).
@@ -62,8 +67,10 @@ typedef struct cc_kernel_info {
   size_t reqd_work_group_size[3];  /* 0,0,0 if not given */
   size_t work_group_size_hint[3];
   size_t static_local_mem_size;    /* kernel-scope __local variables */
-  size_t private_mem_size;         /* per work-item, estimated */
-  bool uses_barriers;          /* reaches barrier/collectives (fiber mode) */
+  size_t private_mem_size;         /* per work-item, estimated (fiber
+                                      mode sizes its stacks from it) */
+  bool uses_barriers;          /* runs in fiber mode: reaches a barrier or
+                                  collective (or SKEIN_MODE=fiber) */
   skein_wg_fn wg;              /* the JIT-compiled work-group function */
 } cc_kernel_info;
 

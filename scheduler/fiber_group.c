@@ -84,10 +84,37 @@ typedef struct fiber_pool {
   uint64_t *collective;        /* COLLECTIVE_SLOTS entries */
   char *altstack;              /* this thread's signal stack, if ours */
   fiber_run *volatile running; /* the group in progress, for the handler */
-  bool overflowed;             /* a group overflowed since the last take */
+  bool failed;                 /* a group could not complete since the
+                                  last sched_fiber_take_error */
 } fiber_pool;
 
 static __thread fiber_pool pool;
+
+/* The largest stack one work-item may ask for (a kernel with a bigger
+ * private array fails with CL_OUT_OF_RESOURCES instead of mapping
+ * gigabytes per group). */
+#define MAX_STACK ((uint64_t)16 << 20)
+
+/* Frees a thread's pool when the thread exits (pool_key's destructor: its
+ * value is only a marker that the pool was set up). */
+static pthread_key_t pool_key;
+static pthread_once_t pool_key_once = PTHREAD_ONCE_INIT;
+
+static void pool_free(void *unused) {
+  (void)unused;
+  if (pool.stacks)
+    munmap(pool.stacks, (size_t)pool.count * pool.stride);
+  free(pool.items);
+  free(pool.collective);
+  if (pool.altstack) {
+    stack_t off = {.ss_flags = SS_DISABLE};
+    sigaltstack(&off, NULL);
+    free(pool.altstack);
+  }
+  pool = (fiber_pool){0};
+}
+
+static void make_pool_key(void) { pthread_key_create(&pool_key, pool_free); }
 
 static struct sigaction previous_segv, previous_bus;
 static pthread_once_t handler_once = PTHREAD_ONCE_INIT;
@@ -150,8 +177,8 @@ static void ensure_altstack(void) {
 }
 
 bool sched_fiber_take_error(void) {
-  bool e = pool.overflowed;
-  pool.overflowed = false;
+  bool e = pool.failed;
+  pool.failed = false;
   return e;
 }
 
@@ -169,6 +196,8 @@ static bool pool_reserve(unsigned n, size_t stack_size) {
   size_t stride = page + (stack_size + page - 1) / page * page;
   if (!pool.items) {
     pthread_once(&handler_once, install_handler);
+    pthread_once(&pool_key_once, make_pool_key);
+    pthread_setspecific(pool_key, &pool);
     ensure_altstack();
     pool.items = calloc(SCHED_MAX_GROUP_SIZE, sizeof *pool.items);
     pool.collective = calloc(COLLECTIVE_SLOTS, sizeof *pool.collective);
@@ -271,9 +300,11 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
                  proto->local_size[2];
   /* Defensive: the runtime never launches groups above the maximum, and
    * a pool that cannot be had leaves the group unrun rather than crash. */
-  if (n64 == 0 || n64 > SCHED_MAX_GROUP_SIZE ||
-      !pool_reserve((unsigned)n64, stack_size))
+  if (n64 == 0 || n64 > SCHED_MAX_GROUP_SIZE || stack_size > MAX_STACK ||
+      !pool_reserve((unsigned)n64, stack_size)) {
+    pool.failed = true; /* the command fails: CL_OUT_OF_RESOURCES */
     return;
+  }
   fiber_run r = {.items = pool.items, .n = (unsigned)n64,
                  .remaining = (unsigned)n64, .wi = wi,
                  .stack_base = pool.stacks, .stack_stride = pool.stride,
@@ -307,7 +338,7 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
   }
   if (sigsetjmp(r.escape, 1)) {
     /* A work-item overflowed its stack: the group is abandoned. */
-    pool.overflowed = true;
+    pool.failed = true;
 #if FIBER_ASAN
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif

@@ -135,6 +135,9 @@ int main(void) {
   run(8, 4, 2);
   CHECK(!sched_fiber_take_error());
 #endif
+  /* A stack beyond the limit is refused, not mapped. */
+  hooks->run_fibers(&proto, wi_overflow, (uint64_t)1 << 40);
+  CHECK(sched_fiber_take_error());
 
   /* Switch cost: 2 work-items, 100k barriers each: 200k switches. */
   proto.local_size[0] = 2;
