@@ -1,0 +1,148 @@
+/* This file contains skein-bench-collectives: elements per second of
+ * work_group_reduce_add, work_group_scan_inclusive_add and a hand-written
+ * local-memory tree reduction (plus a plain copy for scale) over 64M ints
+ * and floats in work-groups of 256, on whichever platform OCL_ICD_VENDORS
+ * selects. Collectives need OpenCL C 2.0/3.0 with
+ * __opencl_c_work_group_collective_functions; on a platform without them
+ * only the copy and the tree reduction run. Best of 3, profiling times. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N (64u << 20)
+#define WG 256
+
+static const char *source =
+    "__kernel void copy(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = in[i];\n"
+    "}\n"
+    "__kernel void tree(__global const T *in, __global T *out,\n"
+    "                   __local T *l) {\n"
+    "  size_t lid = get_local_id(0);\n"
+    "  l[lid] = in[get_global_id(0)];\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (lid < s) l[lid] += l[lid + s];\n"
+    "  }\n"
+    "  if (lid == 0) out[get_group_id(0)] = l[0];\n"
+    "}\n"
+    "#ifdef COLLECTIVES\n"
+    "__kernel void reduce(__global const T *in, __global T *out) {\n"
+    "  T r = work_group_reduce_add(in[get_global_id(0)]);\n"
+    "  if (get_local_id(0) == 0) out[get_group_id(0)] = r;\n"
+    "}\n"
+    "__kernel void scan(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = work_group_scan_inclusive_add(in[i]);\n"
+    "}\n"
+    "#endif\n";
+
+static cl_context ctx;
+static cl_command_queue q;
+static cl_device_id dev;
+
+static int check(cl_int err, const char *what) {
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "skein-bench-collectives: %s failed (%d)\n", what, err);
+    exit(1);
+  }
+  return 0;
+}
+
+/* Seconds of the best of 3 runs of k over N items. */
+static double time_kernel(cl_kernel k) {
+  size_t global = N, local = WG;
+  double best = 1e30;
+  for (int rep = 0; rep < 3; rep++) {
+    cl_event ev;
+    check(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, &local, 0, NULL, &ev),
+          "enqueue");
+    check(clWaitForEvents(1, &ev), "wait");
+    cl_ulong t0, t1;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
+                            NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    clReleaseEvent(ev);
+    double s = (double)(t1 - t0) * 1e-9;
+    if (s < best)
+      best = s;
+  }
+  return best;
+}
+
+static int has_collectives(void) {
+  size_t size = 0;
+  if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) ||
+      !size)
+    return 0;
+  cl_name_version *f = malloc(size);
+  clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, f, NULL);
+  int found = 0;
+  for (size_t i = 0; i < size / sizeof *f; i++)
+    found |= !strcmp(f[i].name, "__opencl_c_work_group_collective_functions");
+  free(f);
+  return found;
+}
+
+static void run_type(const char *type, size_t elem) {
+  int coll = has_collectives();
+  char options[128];
+  snprintf(options, sizeof options, "-DT=%s %s", type,
+           coll ? "-DCOLLECTIVES -cl-std=CL3.0" : "");
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+  check(err, "clCreateProgramWithSource");
+  if (clBuildProgram(p, 1, &dev, options, NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+    fprintf(stderr, "build failed:\n%s\n", log);
+    exit(1);
+  }
+  void *host = calloc(N, elem);
+  cl_mem in = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, N * elem, host, &err);
+  check(err, "clCreateBuffer");
+  cl_mem out = clCreateBuffer(ctx, 0, N * elem, NULL, &err);
+  check(err, "clCreateBuffer");
+  const char *names[] = {"copy", "tree", "reduce", "scan"};
+  for (int i = 0; i < (coll ? 4 : 2); i++) {
+    cl_kernel k = clCreateKernel(p, names[i], &err);
+    check(err, names[i]);
+    clSetKernelArg(k, 0, sizeof in, &in);
+    clSetKernelArg(k, 1, sizeof out, &out);
+    if (i == 1)
+      clSetKernelArg(k, 2, WG * elem, NULL);
+    double s = time_kernel(k);
+    printf("%-6s %-7s %10.1f Melem/s\n", type, names[i], N / s / 1e6);
+    clReleaseKernel(k);
+  }
+  if (!coll)
+    printf("%-6s reduce/scan: not run (no work-group collective functions)\n",
+           type);
+  clReleaseMemObject(in);
+  clReleaseMemObject(out);
+  clReleaseProgram(p);
+  free(host);
+}
+
+int main(void) {
+  cl_platform_id platform;
+  check(clGetPlatformIDs(1, &platform, NULL), "clGetPlatformIDs");
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL),
+        "clGetDeviceIDs");
+  char name[256];
+  clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL);
+  printf("platform: %s, %u M elements, work-groups of %d\n", name, N >> 20, WG);
+  cl_int err;
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  check(err, "clCreateContext");
+  q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+  check(err, "clCreateCommandQueue");
+  run_type("int", sizeof(int));
+  run_type("float", sizeof(float));
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return 0;
+}
