@@ -1,8 +1,8 @@
 /* This file declares the cl_khr_extended_bit_ops built-in functions, which
  * Clang 19 declares only in opencl-c.h, not under -fdeclare-opencl-builtins.
- * Their definitions are in builtins/integer_bitops.cl. Not yet included by
- * the compiler: it is meant to be included like skein_uniform_arith.h,
- * after the default header, once the device reports the extension. */
+ * Their definitions are in builtins/integer_bitops.cl. The compiler
+ * includes it after the default header (compiler/builtins_blob.S embeds
+ * it); the guard hides it under -cl-ext=-cl_khr_extended_bit_ops. */
 #if defined(cl_khr_extended_bit_ops)
 
 #define __SKEIN_BITOPS_OVL __attribute__((overloadable, const))

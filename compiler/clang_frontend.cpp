@@ -34,9 +34,9 @@ static const char *const fixed_args[] = {
 
 static const char input_name[] = "input.cl";
 // Skein's declarations of builtins Clang lacks (builtins/
-// skein_uniform_arith.h), included after the default header like -include;
+// skein_uniform_arith.h and skein_extended_bit_ops.h), included after the default header like -include;
 // an absolute name, so that lookup finds the remapped buffer directly.
-static const char decls_name[] = "/skein/skein_uniform_arith.h";
+static const char decls_name[] = "/skein/skein_decls.h";
 
 extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
                                  size_t length, const char *const *args,
@@ -66,7 +66,7 @@ extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
                            llvm::StringRef(source, length), input_name)
                            .release());
     pp.addRemappedFile(decls_name, llvm::MemoryBuffer::getMemBuffer(
-                                       cc_uniform_arith_h, decls_name)
+                                       cc_skein_decls_h, decls_name)
                                        .release());
     pp.Includes.push_back(decls_name);
     clang::EmitLLVMOnlyAction action(llvm::unwrap(ctx));

@@ -158,9 +158,11 @@ void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
 /* The builtin library bitcode embedded by builtins_blob.S. */
 extern const unsigned char cc_builtins_bc[];
 extern const uint64_t cc_builtins_bc_size;
-/* builtins/skein_uniform_arith.h, embedded by builtins_blob.S: included
- * in every compile after Clang's default header. */
-extern const char cc_uniform_arith_h[];
+/* Skein's declarations of builtins Clang lacks (builtins/
+ * skein_uniform_arith.h and skein_extended_bit_ops.h), embedded by
+ * builtins_blob.S: included in every compile after Clang's default
+ * header. */
+extern const char cc_skein_decls_h[];
 
 /* Binary container (binary.c). cc_binary_pack returns a malloc'd
  * container of the bitcode and option string; cc_binary_unpack validates

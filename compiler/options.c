@@ -54,6 +54,7 @@ static bool push_extensions(cc_options *o, const cc_device_caps *caps,
  * SPIR targets. Skein defines them with -D when enabled. */
 static const char *const macro_only[] = {
   "cl_khr_work_group_uniform_arithmetic",
+  "cl_khr_extended_bit_ops",
   "__opencl_c_work_group_collective_functions",
 };
 
