@@ -345,6 +345,23 @@ void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
   wg->fn = add_named(m, "__skein_wg_", kernel,
                      LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, 5,
                                       0));
+  /* The launch is only read, and nothing else points into it or into the
+   * group's local memory: without saying so, every store of the kernel
+   * to a buffer could change the launch, LLVM would reload its fields in
+   * the work-item loop and give up vectorising it. */
+  static const char *const launch_attrs[] = {"noalias", "readonly",
+                                             "nocapture"};
+  for (size_t i = 0; i < 3; i++)
+    LLVMAddAttributeAtIndex(
+        wg->fn, 1,
+        LLVMCreateEnumAttribute(
+            ctx, LLVMGetEnumAttributeKindForName(launch_attrs[i],
+                                                 strlen(launch_attrs[i])),
+            0));
+  LLVMAddAttributeAtIndex(
+      wg->fn, 5,
+      LLVMCreateEnumAttribute(
+          ctx, LLVMGetEnumAttributeKindForName("noalias", 7), 0));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
   LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, wg->fn,
                                                             "entry"));
