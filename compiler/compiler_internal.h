@@ -75,6 +75,12 @@ char *cc_demangle(const char *name);
  * to interleave count times. */
 void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
 
+/* If the loop whose latch branch is br has inner loops (a kernel with its
+ * own loop, inlined into the work-item loop), asks for it to be vectorised
+ * as an outer loop, width work-items at a time, and returns true; returns
+ * false and changes nothing otherwise. */
+bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width);
+
 /* Initialises LLVM's native target once per process (thread-safe). */
 void cc_llvm_init(void);
 

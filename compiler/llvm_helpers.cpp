@@ -5,7 +5,9 @@
 // names for the build log.
 #include "compiler_internal.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/Metadata.h>
@@ -50,6 +52,32 @@ extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count) {
   llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
   id->replaceOperandWith(0, id);
   inst->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
+extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
+  auto *inst = llvm::cast<llvm::Instruction>(llvm::unwrap(br));
+  llvm::Function &fn = *inst->getFunction();
+  llvm::DominatorTree dt(fn);
+  llvm::LoopInfo li(dt);
+  llvm::Loop *loop = li.getLoopFor(inst->getParent());
+  if (!loop || loop->getLoopLatch() != inst->getParent() ||
+      loop->getSubLoops().empty())
+    return false;
+  llvm::LLVMContext &ctx = inst->getContext();
+  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
+  llvm::Metadata *enable[] = {
+      llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+      llvm::ConstantAsMetadata::get(
+          llvm::ConstantInt::get(llvm::Type::getInt1Ty(ctx), 1))};
+  llvm::Metadata *vf[] = {
+      llvm::MDString::get(ctx, "llvm.loop.vectorize.width"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, width))};
+  llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(ctx, enable),
+                           llvm::MDNode::get(ctx, vf)};
+  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
+  id->replaceOperandWith(0, id);
+  inst->setMetadata(llvm::LLVMContext::MD_loop, id);
+  return true;
 }
 
 // True if v (a constant) is used, directly or through constant

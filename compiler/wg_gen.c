@@ -509,6 +509,14 @@ static void hint_interleave(cc_wg *wg) {
     return;   /* no loop over work-items */
   const char *env = getenv("SKEIN_INTERLEAVE");
   int count = env ? atoi(env) : 4;
+  /* A kernel with its own loop puts that loop inside the work-item loop,
+   * where the innermost-loop vectoriser cannot widen across work-items:
+   * vectorise the work-item loop as an outer loop instead, 16 lanes times
+   * the interleave count (the backend splits the wide vectors into that
+   * many independent chains). */
+  if (count >= 1 && count <= 16 &&
+      cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count))
+    return;
   if (count >= 1 && count <= 16 && count_fp_ops(wg->body) >= 32)
     cc_set_loop_interleave(wg->x_latch, (unsigned)count);
 }

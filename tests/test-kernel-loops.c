@@ -1,0 +1,184 @@
+/* Tests loop-mode kernels that have loops of their own, which Skein
+ * vectorises across work-items as outer loops: uniform and per-work-item
+ * trip counts, nested loops, early exits, loops that store, float and
+ * double recurrences (clpeak-style), with group sizes that leave partial
+ * vectors. Every element is compared with a host computation. */
+#include "test_util.h"
+#include <math.h>
+
+static const char *source =
+    "__kernel void uniform_trip(__global float *o, float a, int n) {\n"
+    "  float x = a, y = (float)get_local_id(0);\n"
+    "  for (int i = 0; i < n; i++) { x = mad(y, x, y) * 0.5f; y = mad(x, y, x) * 0.25f; }\n"
+    "  o[get_global_id(0)] = x + y;\n"
+    "}\n"
+    "__kernel void per_item_trip(__global int *o) {\n"
+    "  int g = (int)get_global_id(0), s = 0;\n"
+    "  for (int i = 0; i < g % 37; i++) s += i * g;\n"
+    "  o[g] = s;\n"
+    "}\n"
+    "__kernel void nested(__global const double *in, __global double *o, int n, int m) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  double acc = 0.0;\n"
+    "  for (int i = 0; i < n; i++)\n"
+    "    for (int j = 0; j < m; j++) acc += in[(g + i * m + j) % 1024] * (i - j);\n"
+    "  o[g] = acc;\n"
+    "}\n"
+    "__kernel void early_exit(__global const int *in, __global int *o) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  int found = -1;\n"
+    "  for (int i = 0; i < 64; i++) if (in[(g + i) % 4096] == 7) { found = i; break; }\n"
+    "  o[g] = found;\n"
+    "}\n"
+    "__kernel void store_in_loop(__global int *o, int n) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  for (int i = 0; i < n; i++) o[g * n + i] = (int)g * 3 + i;\n"
+    "}\n";
+
+static float host_uniform(float a, float y, int n) {
+  float x = a;
+  for (int i = 0; i < n; i++) {
+    x = fmaf(y, x, y) * 0.5f;
+    y = fmaf(x, y, x) * 0.25f;
+  }
+  return x + y;
+}
+
+int main(void) {
+  test_env env;
+  test_setup(&env);
+  cl_int err;
+  cl_program p = test_build(&env, source, "-cl-std=CL3.0");
+  enum { N = 4096 + 77 }; /* not a multiple of any vector width */
+  size_t global = N, local = 173;
+
+  /* uniform_trip: mad may or may not fuse; allow one rounding per step. */
+  cl_kernel k = clCreateKernel(p, "uniform_trip", &err);
+  REQUIRE_OK(err);
+  cl_mem of = clCreateBuffer(env.context, 0, N * sizeof(float), NULL, &err);
+  REQUIRE_OK(err);
+  float a = 0.75f;
+  int n = 50;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof of, &of));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  static float fo[N];
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, of, CL_TRUE, 0, sizeof fo, fo, 0,
+                                 NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < N; i++) {
+    float want = host_uniform(a, (float)(i % local), n);
+    if (fabsf(fo[i] - want) > 1e-4f * fabsf(want) + 1e-6f)
+      bad++;
+  }
+  CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  /* per_item_trip: exact. */
+  k = clCreateKernel(p, "per_item_trip", &err);
+  REQUIRE_OK(err);
+  cl_mem oi = clCreateBuffer(env.context, 0, N * 64 * sizeof(int), NULL, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof oi, &oi));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  static int io[N * 64];
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, oi, CL_TRUE, 0, N * sizeof(int),
+                                 io, 0, NULL, NULL));
+  bad = 0;
+  for (int g = 0; g < N; g++) {
+    int s = 0;
+    for (int i = 0; i < g % 37; i++)
+      s += i * g;
+    bad += io[g] != s;
+  }
+  CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  /* nested: doubles, exact (same operation order). */
+  k = clCreateKernel(p, "nested", &err);
+  REQUIRE_OK(err);
+  static double din[1024], dout[N];
+  for (int i = 0; i < 1024; i++)
+    din[i] = (double)(i % 13) - 6.5;
+  cl_mem bin = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof din,
+                              din, &err);
+  REQUIRE_OK(err);
+  cl_mem bout = clCreateBuffer(env.context, 0, sizeof dout, NULL, &err);
+  REQUIRE_OK(err);
+  int nn = 5, mm = 7;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bin, &bin));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bout, &bout));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof nn, &nn));
+  REQUIRE_OK(clSetKernelArg(k, 3, sizeof mm, &mm));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bout, CL_TRUE, 0, sizeof dout,
+                                 dout, 0, NULL, NULL));
+  bad = 0;
+  for (int g = 0; g < N; g++) {
+    double acc = 0.0;
+    for (int i = 0; i < nn; i++)
+      for (int j = 0; j < mm; j++)
+        acc += din[(g + i * mm + j) % 1024] * (i - j);
+    bad += dout[g] != acc;
+  }
+  CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  /* early_exit: exact. */
+  k = clCreateKernel(p, "early_exit", &err);
+  REQUIRE_OK(err);
+  static int ein[4096];
+  for (int i = 0; i < 4096; i++)
+    ein[i] = (i * 7919) % 101 == 0 ? 7 : i % 5;
+  cl_mem ebin = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof ein,
+                               ein, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof ebin, &ebin));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof oi, &oi));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, oi, CL_TRUE, 0, N * sizeof(int),
+                                 io, 0, NULL, NULL));
+  bad = 0;
+  for (int g = 0; g < N; g++) {
+    int found = -1;
+    for (int i = 0; i < 64; i++)
+      if (ein[(g + i) % 4096] == 7) {
+        found = i;
+        break;
+      }
+    bad += io[g] != found;
+  }
+  CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  /* store_in_loop: exact. */
+  k = clCreateKernel(p, "store_in_loop", &err);
+  REQUIRE_OK(err);
+  int sn = 9;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof oi, &oi));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof sn, &sn));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, oi, CL_TRUE, 0,
+                                 N * sn * sizeof(int), io, 0, NULL, NULL));
+  bad = 0;
+  for (int g = 0; g < N; g++)
+    for (int i = 0; i < sn; i++)
+      bad += io[g * sn + i] != g * 3 + i;
+  CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  clReleaseMemObject(of);
+  clReleaseMemObject(oi);
+  clReleaseMemObject(bin);
+  clReleaseMemObject(bout);
+  clReleaseMemObject(ebin);
+  clReleaseProgram(p);
+  test_teardown(&env);
+  return test_finish("kernel-loops");
+}
