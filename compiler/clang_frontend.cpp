@@ -3,6 +3,7 @@
 // (libclang's C API parses and indexes but cannot emit LLVM IR).
 #include "compiler_internal.h"
 
+#include <clang/Basic/Diagnostic.h>
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/CodeGen/CodeGenAction.h>
 #include <clang/Frontend/CompilerInstance.h>
@@ -60,6 +61,10 @@ extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
       ci.getInvocation(), argv, ci.getDiagnostics());
   std::unique_ptr<llvm::Module> module;
   if (ok) {
+    // The diagnostics engine predates the parsed options: apply -w,
+    // -Werror and -Wno-... to it now, or they would have no effect.
+    clang::ProcessWarningOptions(ci.getDiagnostics(), ci.getDiagnosticOpts(),
+                                 /*ReportDiags=*/false);
     clang::PreprocessorOptions &pp = ci.getPreprocessorOpts();
     pp.addRemappedFile(input_name,
                        llvm::MemoryBuffer::getMemBufferCopy(

@@ -479,8 +479,29 @@ static void test_compile_link(void) {
   clReleaseProgram(p);
 }
 
+/* -w silences warnings, -Werror turns them into a build failure. */
+static void test_warning_options(void) {
+  const char *src = "#warning skein-test-warning\n"
+                    "__kernel void k(__global int *o) { o[0] = 1; }\n";
+  const char *options[3] = {"", "-w", "-Werror"};
+  cl_int expect[3] = {CL_SUCCESS, CL_SUCCESS, CL_BUILD_PROGRAM_FAILURE};
+  int warned[3] = {1, 0, 1};
+  for (int i = 0; i < 3; i++) {
+    cl_int err;
+    cl_program p = clCreateProgramWithSource(env.context, 1, &src, NULL, &err);
+    REQUIRE_OK(err);
+    CHECK_EQ(clBuildProgram(p, 1, &env.device, options[i], NULL, NULL),
+             expect[i]);
+    char log[4096];
+    get_string(p, CL_PROGRAM_BUILD_LOG, log, sizeof log);
+    CHECK_EQ(strstr(log, "skein-test-warning") != NULL, warned[i]);
+    clReleaseProgram(p);
+  }
+}
+
 int main(void) {
   test_setup(&env);
+  test_warning_options();
   test_build_success();
   test_build_failure();
   test_include_dir();
