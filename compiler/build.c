@@ -4,6 +4,7 @@
  * Each program gets its own LLJIT instance: dropping a program frees all
  * its code at once, and concurrent builds share no LLVM state. */
 #include "compiler_internal.h"
+#include "math_lib.h"   /* libsleef calls of the math builtins */
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -198,7 +199,7 @@ static cc_status check_undefined(build *b) {
     const char *name = LLVMGetValueName2(f, &len);
     if (!LLVMIsDeclaration(f) || LLVMGetIntrinsicID(f) ||
         !LLVMGetFirstUse(f) || cc_is_workitem_builtin(name) ||
-        cc_ctx_function(b->m, name))
+        cc_ctx_function(b->m, name) || cc_math_is_lib_function(name))
       continue;
     char *pretty = cc_demangle(name);
     cc_log_printf(&b->log, "error: undefined function '%s' [%s] (a built-in "
@@ -362,6 +363,8 @@ static cc_status jit(build *b) {
   if ((err = LLVMOrcCreateLLJIT(&b->p->jit, jb)))
     return llvm_failed(b, err, "JIT creation");
   stage_done(b, "jit-create");
+  if ((err = cc_math_define_symbols(b->p->jit, b->m)))
+    return llvm_failed(b, err, "JIT");
   LLVMOrcThreadSafeModuleRef tsm =
       LLVMOrcCreateNewThreadSafeModule(b->m, b->tsc);
   b->m = NULL;
@@ -437,6 +440,7 @@ static cc_status backend(build *b) {
   }
   if (st != CC_OK)
     return st;
+  cc_math_prepare(b->m);   /* Sleef vector forms, relaxed-math forms */
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
   prepare_module(b);
   if ((st = run_passes(b, "always-inline")) != CC_OK ||

@@ -31,10 +31,11 @@ unsigned rt_refcount(const void *handle) {
 }
 
 void rt_debug(const char *fmt, ...) {
-  static int enabled = -1;
-  if (enabled < 0) {
+  static _Atomic int enabled = -1; /* racing first calls agree */
+  if (atomic_load_explicit(&enabled, memory_order_relaxed) < 0) {
     const char *e = getenv("SKEIN_DEBUG");
-    enabled = e && *e && *e != '0';
+    atomic_store_explicit(&enabled, e && *e && *e != '0',
+                          memory_order_relaxed);
   }
   if (!enabled)
     return;

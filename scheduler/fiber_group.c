@@ -22,6 +22,7 @@
 #include "sched_internal.h"
 #include "../builtins/abi.h"
 #include <setjmp.h>
+#include <stdatomic.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdlib.h>
@@ -183,10 +184,13 @@ bool sched_fiber_take_error(void) {
 }
 
 static size_t page_size(void) {
-  static size_t size;
-  if (!size)
-    size = (size_t)sysconf(_SC_PAGESIZE);
-  return size;
+  static _Atomic size_t size; /* any thread may fill it in: same value */
+  size_t v = atomic_load_explicit(&size, memory_order_relaxed);
+  if (!v) {
+    v = (size_t)sysconf(_SC_PAGESIZE);
+    atomic_store_explicit(&size, v, memory_order_relaxed);
+  }
+  return v;
 }
 
 /* Makes sure this thread's pool has n stacks of at least stack_size
