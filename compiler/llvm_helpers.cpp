@@ -63,6 +63,17 @@ extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
   if (!loop || loop->getLoopLatch() != inst->getParent() ||
       loop->getSubLoops().empty())
     return false;
+  // VPlan's native path does not refuse values of vector type (a kernel
+  // computing in float4 ...): it emits IR that crashes later passes. Only
+  // scalar loops take it; vector kernels keep one work-item at a time.
+  for (llvm::BasicBlock *bb : loop->blocks())
+    for (llvm::Instruction &i : *bb) {
+      if (i.getType()->isVectorTy())
+        return false;
+      for (llvm::Value *op : i.operands())
+        if (op->getType()->isVectorTy())
+          return false;
+    }
   llvm::LLVMContext &ctx = inst->getContext();
   llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Metadata *enable[] = {

@@ -30,6 +30,12 @@ static const char *source =
     "  for (int i = 0; i < 64; i++) if (in[(g + i) % 4096] == 7) { found = i; break; }\n"
     "  o[g] = found;\n"
     "}\n"
+    "__kernel void vector_loop(__global float *o, float a) {\n"
+    "  float4 x = (float4)(a, a + 1, a + 2, a + 3);\n"
+    "  float4 y = (float4)((float)get_local_id(0) * 0.001f);\n"
+    "  for (int i = 0; i < 16; i++) { x = mad(y, x, y) * 0.5f; y = mad(x, y, x) * 0.5f; }\n"
+    "  o[get_global_id(0)] = y.s0 + y.s1 + y.s2 + y.s3;\n"
+    "}\n"
     "__kernel void store_in_loop(__global int *o, int n) {\n"
     "  size_t g = get_global_id(0);\n"
     "  for (int i = 0; i < n; i++) o[g * n + i] = (int)g * 3 + i;\n"
@@ -152,6 +158,33 @@ int main(void) {
         break;
       }
     bad += io[g] != found;
+  }
+  CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  /* vector_loop: a loop computing in float4 (such loops are not
+   * vectorised across work-items; this once crashed the optimiser). */
+  k = clCreateKernel(p, "vector_loop", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof of, &of));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, of, CL_TRUE, 0, sizeof fo, fo, 0,
+                                 NULL, NULL));
+  bad = 0;
+  for (int g = 0; g < N; g++) {
+    float sum = 0.0f;
+    for (int c = 0; c < 4; c++) {
+      float x = a + (float)c, y = (float)(g % local) * 0.001f;
+      for (int i = 0; i < 16; i++) {
+        x = fmaf(y, x, y) * 0.5f;
+        y = fmaf(x, y, x) * 0.5f;
+      }
+      sum += y;
+    }
+    if (fabsf(fo[g] - sum) > 1e-4f * fabsf(sum) + 1e-6f)
+      bad++;
   }
   CHECK_EQ(bad, 0);
   clReleaseKernel(k);
