@@ -79,8 +79,14 @@ static bool ext_enabled(const cc_options *o, const char *name) {
   return on;
 }
 
-/* -D for each enabled macro-only name. */
+/* -D for each enabled macro-only name, and the macros every OpenCL C
+ * program sees that Clang defines only for SPIR targets: the platform's
+ * OpenCL version (__OPENCL_VERSION__) and, since the host's FMA is as fast
+ * as a multiply-add, FP_FAST_FMA(F). */
 static bool push_macro_only(cc_options *o) {
+  if (!push(o, "-D__OPENCL_VERSION__=300") || !push(o, "-DFP_FAST_FMAF=1") ||
+      !push(o, "-DFP_FAST_FMA=1"))
+    return false;
   for (size_t i = 0; i < sizeof(macro_only) / sizeof(macro_only[0]); i++) {
     if (!ext_enabled(o, macro_only[i]))
       continue;

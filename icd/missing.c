@@ -874,11 +874,9 @@ WEAK cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe,
                                       size_t param_value_size,
                                       void *param_value,
                                       size_t *param_value_size_ret) {
-  /* CL_INVALID_MEM_OBJECT if pipe is not a valid mem object. */
-  RT_RETURN_IF(!rt_is(pipe, RT_MEM), CL_INVALID_MEM_OBJECT);
-  /* CL_INVALID_OPERATION if no devices in the context associated with pipe
-   * support pipes. */
-  MISSING(CL_INVALID_OPERATION);
+  /* CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object: Skein
+   * creates no pipes, so no cl_mem is one. */
+  MISSING(CL_INVALID_MEM_OBJECT);
 }
 
 WEAK void * CL_API_CALL clSVMAlloc(cl_context context,

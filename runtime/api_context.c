@@ -32,6 +32,10 @@ static cl_int copy_properties(cl_context ctx,
     case CL_CONTEXT_INTEROP_USER_SYNC:
       RT_RETURN_IF(seen_sync, CL_INVALID_PROPERTY);
       seen_sync = true;
+      /* CL_INVALID_PROPERTY if the value specified for a supported
+       * property name is not valid (a cl_bool). */
+      RT_RETURN_IF(props[n + 1] != CL_TRUE && props[n + 1] != CL_FALSE,
+                   CL_INVALID_PROPERTY);
       break;
     default:
       /* CL_INVALID_PROPERTY if context property name in properties is

@@ -89,7 +89,8 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_version, CL_MAKE_VERSION(3, 0, 0));
   /* A 3.0 device without every OpenCL C 2.0 feature reports 1.2 here. */
   case CL_DEVICE_OPENCL_C_VERSION:
-    RT_INFO_STRING("OpenCL C 1.2");
+    /* "OpenCL C<space><major.minor><space><vendor-specific information>" */
+    RT_INFO_STRING("OpenCL C 1.2 Skein");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     RT_INFO_ARRAY(c_versions, sizeof c_versions / sizeof c_versions[0]);
   case CL_DEVICE_OPENCL_C_FEATURES:

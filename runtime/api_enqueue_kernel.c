@@ -291,13 +291,13 @@ static cl_int check_dims(cl_kernel k, cl_uint work_dim, const size_t *offset,
   /* CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a
    * value between 1 and CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS). */
   RT_RETURN_IF(work_dim < 1 || work_dim > 3, CL_INVALID_WORK_DIMENSION);
-  /* CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL. (A 0 entry
-   * is allowed since OpenCL 2.1: the command then runs no work-item.) */
-  RT_RETURN_IF(!global, CL_INVALID_GLOBAL_WORK_SIZE);
+  /* Since OpenCL 2.1, a NULL global_work_size or a 0 entry makes a
+   * command that runs no work-item and completes once its wait list has
+   * (the conformance tests check both). */
   d->work_dim = work_dim;
   for (cl_uint i = 0; i < 3; i++) {
     d->offset[i] = offset && i < work_dim ? offset[i] : 0;
-    d->global[i] = i < work_dim ? global[i] : 1;
+    d->global[i] = i < work_dim ? (global ? global[i] : 0) : 1;
     d->local[i] = 1;
     /* CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size
      * + the corresponding values in global_work_offset for any dimensions
@@ -312,10 +312,11 @@ static cl_int check_dims(cl_kernel k, cl_uint work_dim, const size_t *offset,
   pthread_mutex_unlock(&p->lock);
   if (local)
     return check_local(k, uniform, local, d);
-  /* CL_INVALID_WORK_GROUP_SIZE if local_work_size is NULL and the
-   * reqd_work_group_size attribute is used to declare the work-group size
-   * for kernel in the program source. */
-  RT_RETURN_IF(k->info->reqd_work_group_size[0], CL_INVALID_WORK_GROUP_SIZE);
+  /* A kernel with reqd_work_group_size runs in groups of that size when
+   * the application gives none (OpenCL 2.0+; the conformance tests check
+   * it), with the same checks as an explicit size. */
+  if (k->info->reqd_work_group_size[0])
+    return check_local(k, uniform, k->info->reqd_work_group_size, d);
   choose_local(k, uniform_chosen, d);
   return CL_SUCCESS;
 }

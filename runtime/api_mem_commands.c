@@ -312,18 +312,36 @@ cl_int CL_API_CALL clEnqueueWriteBufferRect(
                         (char *)ptr, num_events, wait_list, event);
 }
 
+/* Floor and ceiling of n / d for d > 0, n of either sign. */
+static long long div_floor(long long n, long long d) {
+  return n / d - (n % d != 0 && n < 0);
+}
+static long long div_ceil(long long n, long long d) {
+  return n / d + (n % d != 0 && n > 0);
+}
+
 /* True if two rectangles with the same pitches, starting at byte offsets
- * a and b, share a byte: compare their extents slice by slice, row by
- * row. */
+ * a and b, share a byte. Row (y1, z1) of one and row (y2, z2) of the other
+ * overlap iff |b - a + dz * slice + dy * row| < width with dz = z2 - z1,
+ * dy = y2 - y1; for each dz the dy that qualify form an interval, so the
+ * test is exact in O(depth) steps. Sizes are bounded by buffer sizes, so
+ * the arithmetic fits in 64 bits. */
 static bool rects_overlap(size_t a, size_t b, const size_t region[3],
                           size_t row, size_t slice) {
-  for (size_t z = 0; z < region[2]; z++)
-    for (size_t y = 0; y < region[1]; y++)
-      for (size_t z2 = 0; z2 < region[2]; z2++)
-        for (size_t y2 = 0; y2 < region[1]; y2++)
-          if (overlap(a + z * slice + y * row, b + z2 * slice + y2 * row,
-                      region[0]))
-            return true;
+  long long d = (long long)b - (long long)a, w = (long long)region[0];
+  long long ymax = (long long)region[1] - 1, zmax = (long long)region[2] - 1;
+  for (long long dz = -zmax; dz <= zmax; dz++) {
+    long long base = d + dz * (long long)slice;
+    /* -w < base + dy * row < w, i.e. dy in the open interval below. */
+    long long lo = div_floor(-w - base, (long long)row) + 1;
+    long long hi = div_ceil(w - base, (long long)row) - 1;
+    if (lo < -ymax)
+      lo = -ymax;
+    if (hi > ymax)
+      hi = ymax;
+    if (lo <= hi)
+      return true;
+  }
   return false;
 }
 
@@ -350,14 +368,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
     RT_RETURN_IF(src_slice_pitch != dst_slice_pitch ||
                      src_row_pitch != dst_row_pitch,
                  CL_INVALID_VALUE);
-    /* CL_MEM_COPY_OVERLAP if the regions overlap. Checked exactly only
-     * for small regions; larger ones by their byte extents. */
-    bool small = region[1] * region[2] <= 64;
-    size_t extent = (region[2] - 1) * src_slice_pitch +
-                    (region[1] - 1) * src_row_pitch + region[0];
-    RT_RETURN_IF(small ? rects_overlap(soff, doff, region, src_row_pitch,
-                                       src_slice_pitch)
-                       : overlap(soff, doff, extent),
+    /* CL_MEM_COPY_OVERLAP if the source and destination regions
+     * overlap (exactly: interleaved rows that share no byte do not). */
+    RT_RETURN_IF(rects_overlap(soff, doff, region, src_row_pitch,
+                               src_slice_pitch),
                  CL_MEM_COPY_OVERLAP);
   }
   mem_cmd *c = calloc(1, sizeof *c);

@@ -73,6 +73,9 @@ static void test_context(test_env *env) {
       CL_CONTEXT_PLATFORM, (cl_context_properties)env->platform, 0};
   CHECK(clCreateContext(twice, 1, &env->device, NULL, NULL, &err) == NULL);
   CHECK_EQ(err, CL_INVALID_PROPERTY);
+  cl_context_properties bad_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+  CHECK(clCreateContext(bad_sync, 1, &env->device, NULL, NULL, &err) == NULL);
+  CHECK_EQ(err, CL_INVALID_PROPERTY);
   CHECK(clCreateContextFromType(NULL, CL_DEVICE_TYPE_GPU, NULL, NULL, &err) ==
         NULL);
   CHECK_EQ(err, CL_DEVICE_NOT_FOUND);
@@ -144,6 +147,9 @@ static void test_queue(test_env *env) {
   CHECK_EQ(clReleaseCommandQueue((cl_command_queue)env->context),
            CL_INVALID_COMMAND_QUEUE);
   CHECK_EQ(clFinish(NULL), CL_INVALID_COMMAND_QUEUE);
+  /* No on-device queues: CL_INVALID_OPERATION whatever the queue. */
+  CHECK_EQ(clSetDefaultDeviceCommandQueue(env->context, env->device, NULL),
+           CL_INVALID_OPERATION);
   CHECK_EQ(clFlush(NULL), CL_INVALID_COMMAND_QUEUE);
   CHECK_EQ(clGetCommandQueueInfo(env->queue, 0x7777, sizeof p, &p, NULL),
            CL_INVALID_VALUE);

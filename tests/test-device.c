@@ -349,7 +349,7 @@ static void check_versions(void) {
   CHECK(major == 3 && minor == 0);
   free(v);
   v = get_string(CL_DEVICE_OPENCL_C_VERSION);
-  CHECK(strcmp(v, "OpenCL C 1.2") == 0);
+  CHECK(strcmp(v, "OpenCL C 1.2 Skein") == 0); /* space after 1.2 */
   free(v);
   v = get_string(CL_DEVICE_PROFILE);
   CHECK(strcmp(v, "FULL_PROFILE") == 0);
