@@ -54,6 +54,12 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   static const cl_name_version extensions[] = {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_extended_atomics"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_base_atomics"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_bit_ops"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
   };

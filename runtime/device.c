@@ -114,6 +114,12 @@ static void rt_device_init(void) {
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))
     snprintf(d->name, sizeof d->name, "CPU");
   d->caps.extensions = "cl_khr_byte_addressable_store cl_khr_fp64 "
+                       "cl_khr_global_int32_base_atomics "
+                       "cl_khr_global_int32_extended_atomics "
+                       "cl_khr_local_int32_base_atomics "
+                       "cl_khr_local_int32_extended_atomics "
+                       "cl_khr_int64_base_atomics "
+                       "cl_khr_int64_extended_atomics "
                        "cl_khr_extended_bit_ops "
                        "cl_khr_work_group_uniform_arithmetic";
   d->caps.features = "__opencl_c_fp64 __opencl_c_int64 "
