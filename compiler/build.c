@@ -317,6 +317,22 @@ static cc_status lower_all(build *b) {
   return st;
 }
 
+/* Region-mode hook: region.cpp keeps region or fiber mode per kernel
+ * (after lowering, before the module is verified and optimised). */
+static cc_status finish_regions(build *b) {
+  bool any = false;
+  for (unsigned k = 0; k < b->p->num_kernels; k++)
+    any |= b->wgs[k].region_body != NULL;
+  /* Private variables in registers first: only what lives across a
+   * barrier should go to the per-work-item context. */
+  cc_status st = any ? run_passes(b, "function(sroa)") : CC_OK;
+  if (st != CC_OK)
+    return st;
+  for (unsigned k = 0; k < b->p->num_kernels; k++)
+    cc_region_finish(b->m, &b->wgs[k], b->p->kernels[k].name);
+  return CC_OK;
+}
+
 static cc_status verify(build *b) {
   char *msg = NULL;
   if (LLVMVerifyModule(b->m, LLVMReturnStatusAction, &msg)) {
@@ -444,7 +460,8 @@ static cc_status backend(build *b) {
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
   prepare_module(b);
   if ((st = run_passes(b, "always-inline")) != CC_OK ||
-      (st = lower_all(b)) != CC_OK || (st = verify(b)) != CC_OK)
+      (st = lower_all(b)) != CC_OK || (st = finish_regions(b)) != CC_OK ||
+      (st = verify(b)) != CC_OK)
     return st;
   stage_done(b, "lower");
   dump(b->m, "lowered");

@@ -133,7 +133,10 @@ void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
        * inlines into. */
       if (LLVMIsDeclaration(f) || marked(f) ||
           strncmp(name, "__skein_wg_", 11) == 0 ||
-          strncmp(name, "__skein_wi_", 11) == 0)
+          strncmp(name, "__skein_wi_", 11) == 0 ||
+          /* region mode's body and work-group function (region.cpp) */
+          strncmp(name, "__skein_ri_", 11) == 0 ||
+          strncmp(name, "__skein_rwg_", 12) == 0)
         continue;
       if (calls_workitem(f)) {
         force_inline(f);

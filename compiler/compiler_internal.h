@@ -110,7 +110,25 @@ typedef struct cc_wg {
                              local ids (fiber) */
   LLVMValueRef local_mem; /* the group's local memory block */
   LLVMValueRef x_latch;   /* the back-edge branch of the x loop (loop) */
+  /* region mode (region.cpp), beside the fiber-mode functions until
+   * cc_region_finish keeps one of the two: */
+  LLVMValueRef region_body; /* __skein_ri_<kernel>(RP_... parameters) */
+  LLVMValueRef region_fn;   /* __skein_rwg_<kernel>: group and arguments,
+                               then one placeholder call of region_body */
+  LLVMTypeRef abi_launch, abi_group;
 } cc_wg;
+
+/* Field indices of the ABI structs (builtins/abi.h). */
+enum { L_WORK_DIM, L_RESERVED, L_OFFSET, L_GLOBAL, L_LOCAL, L_GROUPS,
+       L_ARGS, L_HOOKS };
+enum { G_LAUNCH, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_ID, G_LOCAL_MEM, G_FIBER,
+       G_COLLECTIVE };
+
+/* The parameters of region mode's __skein_ri_<kernel>, then the kernel's
+ * arguments (region.cpp documents each). */
+enum { RP_GROUP, RP_LX, RP_LY, RP_LZ, RP_LOCAL_MEM, RP_CTX, RP_LID, RP_N,
+       RP_NEXT, RP_ARGS };
+
 /* The IR types of the ABI structs, taken from the builtin bitcode. */
 typedef struct cc_abi_types {
   LLVMTypeRef launch, group;
@@ -137,6 +155,19 @@ void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size);
  * work-item (*frame, bytes) and gives run_fibers a stack size that
  * covers it with room for what the estimate cannot see (calls, spills). */
 void cc_wg_set_stack_size(LLVMModuleRef m, cc_wg *wg, size_t *frame);
+
+/* ---- region mode (region.cpp) ---- */
+/* True if barrier kernels should try region mode: SKEIN_MODE=region, or
+ * the default when SKEIN_MODE is unset (SKEIN_MODE=fiber: never). */
+bool cc_region_wanted(void);
+
+/* After cc_wg_lower: for a kernel generated with a region body, cuts it
+ * into regions and makes __skein_wg_<kernel> run them as loops over the
+ * work-items (wg->fiber becomes false, the fiber-mode functions are
+ * deleted); when region mode cannot run the kernel, deletes the region
+ * functions and leaves fiber mode. SKEIN_DUMP=modes prints each kernel's
+ * mode on stderr. name: the kernel's name. */
+void cc_region_finish(LLVMModuleRef m, cc_wg *wg, const char *name);
 
 /* The __skein_ctx_<name> function of m (the group-aware form of the
  * OpenCL builtin name, defined in builtins/), or NULL. */

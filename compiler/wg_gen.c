@@ -12,12 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Field indices of the ABI structs (builtins/abi.h). */
-enum { L_WORK_DIM, L_RESERVED, L_OFFSET, L_GLOBAL, L_LOCAL, L_GROUPS,
-       L_ARGS, L_HOOKS };
-enum { G_LAUNCH, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_ID, G_LOCAL_MEM, G_FIBER,
-       G_COLLECTIVE };
-
 /* The OpenCL work-item builtins (Itanium-mangled as Clang emits them)
  * and the helper in builtins/workitem.c that implements each. */
 static const struct workitem {
@@ -333,6 +327,65 @@ static void generate_fiber(LLVMModuleRef m, LLVMBuilderRef b,
   LLVMBuildRetVoid(b);
 }
 
+/* ---- region mode hook (region.cpp does the rest) ---- */
+/* Region mode's two functions, beside the fiber-mode ones:
+ * __skein_ri_K(group, lx, ly, lz, local_mem, ctx, lid, n, next, args...)
+ * calls K (which gets inlined; cc_region_finish cuts it into regions),
+ * and __skein_rwg_K(launch, gx, gy, gz, local_mem) builds the group,
+ * loads the arguments and calls __skein_ri_K once as a placeholder that
+ * cc_region_finish replaces by the loops over the regions. */
+static void generate_region(LLVMModuleRef m, const cc_abi_types *abi,
+                            cc_wg *wg) {
+  LLVMContextRef ctx = LLVMGetModuleContext(m);
+  LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
+  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
+  LLVMTypeRef kty = LLVMGlobalGetValueType(wg->kernel);
+  unsigned nargs = LLVMCountParams(wg->kernel);
+  LLVMTypeRef params[RP_ARGS + nargs];
+  LLVMTypeRef fixed[RP_ARGS] = {ptr, i64, i64, i64, ptr, ptr, i64, i64, ptr};
+  memcpy(params, fixed, sizeof(fixed));
+  LLVMGetParamTypes(kty, params + RP_ARGS);
+  LLVMValueRef ri = add_named(
+      m, "__skein_ri_", wg->kernel,
+      LLVMFunctionType(LLVMVoidTypeInContext(ctx), params, RP_ARGS + nargs,
+                       0));
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, ri,
+                                                            "entry"));
+  LLVMValueRef kargs[nargs ? nargs : 1];
+  for (unsigned i = 0; i < nargs; i++)
+    kargs[i] = LLVMGetParam(ri, RP_ARGS + i);
+  LLVMBuildCall2(b, kty, wg->kernel, kargs, nargs, "");
+  LLVMBuildRetVoid(b);
+
+  LLVMTypeRef wparams[5] = {ptr, i64, i64, i64, ptr};
+  LLVMValueRef rwg = add_named(
+      m, "__skein_rwg_", wg->kernel,
+      LLVMFunctionType(LLVMVoidTypeInContext(ctx), wparams, 5, 0));
+  LLVMPositionBuilderAtEnd(b, LLVMAppendBasicBlockInContext(ctx, rwg,
+                                                            "entry"));
+  cc_wg tmp = *wg;
+  tmp.fn = rwg;
+  tmp.group = LLVMBuildAlloca(b, abi->group, "group");
+  tmp.local_mem = LLVMGetParam(rwg, 4);
+  LLVMValueRef ls[3];
+  build_group(b, abi, &tmp, ls);
+  LLVMValueRef args[RP_ARGS + nargs];
+  LLVMValueRef zero = LLVMConstInt(i64, 0, 0), null = LLVMConstNull(ptr);
+  LLVMValueRef head[RP_ARGS] = {tmp.group, zero, zero, zero, tmp.local_mem,
+                                null, zero, zero, null};
+  memcpy(args, head, sizeof(head));
+  load_args(b, abi, &tmp, LLVMGetParam(rwg, 0), args + RP_ARGS);
+  LLVMBuildCall2(b, LLVMGlobalGetValueType(ri), ri, args, RP_ARGS + nargs,
+                 "");
+  LLVMBuildRetVoid(b);
+  LLVMDisposeBuilder(b);
+  wg->region_body = ri;
+  wg->region_fn = rwg;
+  wg->abi_launch = abi->launch;
+  wg->abi_group = abi->group;
+}
+
 void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
                     LLVMValueRef kernel, bool fiber, cc_wg *wg) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
@@ -368,6 +421,8 @@ void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
   if (fiber) {
     generate_wi(m, abi, wg);
     generate_fiber(m, b, abi, wg);
+    if (cc_region_wanted())
+      generate_region(m, abi, wg);   /* region-mode hook */
   } else {
     generate_loop(b, abi, wg);
   }
@@ -461,10 +516,13 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
     offset = (offset + align - 1) / align * align;
     /* Right after local_mem is known: in fiber mode the kernel's entry
      * block, with uses of the variable, was merged into this one. */
+    /* The region body (region mode hook) got the kernel merged into its
+     * entry block too, and has local_mem as a parameter: its start. */
     LLVMPositionBuilderBefore(
         b, LLVMIsAInstruction(wg->local_mem)
                ? LLVMGetNextInstruction(wg->local_mem)
-               : LLVMGetBasicBlockTerminator(entry));
+           : wg->body == wg->region_body ? LLVMGetFirstInstruction(entry)
+                                         : LLVMGetBasicBlockTerminator(entry));
     LLVMValueRef off = LLVMConstInt(LLVMInt64TypeInContext(ctx), offset, 0);
     LLVMValueRef p = LLVMBuildInBoundsGEP2(b, LLVMInt8TypeInContext(ctx),
                                            wg->local_mem, &off, 1, "");
@@ -526,6 +584,19 @@ void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {
   lower_workitem_calls(b, m, wg);
   *local_size = lower_locals(b, m, wg);
   hint_interleave(wg);
+  if (wg->region_body) {
+    /* Region-mode hook: the same lowering in the region body, whose
+     * parameters carry the group, the local ids and local memory (the
+     * same locals in the same module order: the same offsets). */
+    cc_wg r = *wg;
+    r.body = wg->region_body;
+    r.group = LLVMGetParam(r.body, RP_GROUP);
+    for (unsigned d = 0; d < 3; d++)
+      r.lid[d] = LLVMGetParam(r.body, RP_LX + d);
+    r.local_mem = LLVMGetParam(r.body, RP_LOCAL_MEM);
+    lower_workitem_calls(b, m, &r);
+    lower_locals(b, m, &r);
+  }
   LLVMDisposeBuilder(b);
 }
 

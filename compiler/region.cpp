@@ -1,0 +1,738 @@
+// This file contains region mode: a barrier kernel cut at its barriers
+// and collectives into regions, each run as a loop over the work-items
+// (vectorised like loop mode), with the values that live across a cut
+// kept in a per-group context block. C++ because the LLVM C API has no
+// block splitting, post-dominator tree, reg2mem-style demotion of a
+// value's uses, function cloning with a value map, inlining of one call,
+// or verifier of one function.
+//
+// The input is __skein_ri_K (wg_gen.c) after inlining, lowering and SROA:
+// one work-item of the kernel, taking the group, its local ids, local
+// memory, the context block (ctx), its linear local id (lid), the group
+// size (n), where to write the next region (next), then the kernel's
+// arguments. Barrier calls become cuts; a collective call becomes a region
+// of its own (every work-item deposits, the last computes: the library's
+// __skein_ctx_ function with a barrier hook that does nothing) followed by
+// a cut after which each work-item reads its result. A value used across
+// a cut is recomputed there if it is cheap, else stored: in one slot if
+// it is the same for the whole group (a loop counter), else in one slot
+// per work-item. The body is cloned once per region, and __skein_rwg_K
+// runs the clones as a state machine of z/y/x loops (see build_driver).
+#include "region_internal.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <vector>
+
+using namespace llvm;
+using namespace skein_region;
+
+// Region mode is tried by default for barrier kernels; SKEIN_MODE=fiber
+// keeps fiber mode, SKEIN_MODE=region asks for region mode explicitly.
+static const bool region_default = true;
+
+extern "C" bool cc_region_wanted(void) {
+  const char *mode = getenv("SKEIN_MODE");
+  if (mode && strcmp(mode, "region") == 0)
+    return true;
+  if (mode && strcmp(mode, "fiber") == 0)
+    return false;
+  return region_default;
+}
+
+// The context block is a stack array in the work-group function: per
+// work-item bytes times the largest group (1024) must stay well inside
+// the stack of whichever thread runs the group (256 KiB of 8 MiB).
+static const uint64_t max_group = 1024;
+static const uint64_t max_ctx_block = 256 * 1024;
+
+
+// The barrier builtins' __skein_ctx_ forms (builtins/sync.c).
+static bool is_barrier_name(StringRef name) {
+  return name == "__skein_ctx__Z7barrierj" ||
+         name.starts_with("__skein_ctx__Z18work_group_barrierj");
+}
+
+// Classifies a call of a __skein_ctx_ function; false if region mode does
+// not know it.
+static bool classify(CallInst *call, StringRef name, Sync *s) {
+  s->call = call;
+  s->collective = false;
+  s->group_wide = false;
+  if (is_barrier_name(name))
+    return true;
+  static const char *const kinds[] = {"work_group_reduce_",
+                                      "work_group_scan_", "work_group_all",
+                                      "work_group_any",
+                                      "work_group_broadcast"};
+  for (const char *k : kinds)
+    if (name.contains(k)) {
+      s->collective = true;
+      s->group_wide = strcmp(k, "work_group_scan_") != 0;
+      Type *t = call->getType();
+      return t->isIntegerTy(32) || t->isIntegerTy(64) || t->isFloatTy() ||
+             t->isDoubleTy();
+    }
+  return false;
+}
+
+// Finds the barriers and collectives and checks that nothing else stands
+// in the way (variable-length allocas, calls that could still reach a
+// barrier, unusual control flow).
+static bool scan(Cutter &c) {
+  for (BasicBlock &bb : *c.F)
+    for (Instruction &i : bb) {
+      if (auto *a = dyn_cast<AllocaInst>(&i)) {
+        if (!a->isStaticAlloca()) {
+          c.why = "variable-length private array";
+          return false;
+        }
+        continue;
+      }
+      if (isa<InvokeInst>(i) || isa<CallBrInst>(i) || isa<IndirectBrInst>(i)) {
+        c.why = "unusual control flow";
+        return false;
+      }
+      auto *call = dyn_cast<CallInst>(&i);
+      if (!call)
+        continue;
+      Function *callee = call->getCalledFunction();
+      if (!callee) {
+        c.why = "indirect call";
+        return false;
+      }
+      StringRef name = callee->getName();
+      if (name.starts_with("__skein_ctx_")) {
+        Sync s;
+        if (!classify(call, name, &s)) {
+          c.why = ("group builtin " + name + " not handled").str();
+          return false;
+        }
+        c.has_collective |= s.collective;
+        c.syncs.push_back(s);
+      } else if (!callee->isDeclaration() &&
+                 callee->hasFnAttribute("skein-workitem")) {
+        c.why = ("call of " + name + " not inlined").str();
+        return false;
+      }
+    }
+  return true;
+}
+
+// Splits the body at every barrier (the call goes: the cut is the edge
+// into the new block) and around every collective (its own region, then
+// a cut after which each work-item reads its result from the slots).
+static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
+  Function *F = c.F;
+  Value *g = F->getArg(RP_GROUP);
+  for (Sync &s : c.syncs) {
+    CallInst *call = s.call;
+    if (!s.collective) {
+      starts.push_back(SplitBlock(call->getParent(), call));
+      call->eraseFromParent();
+      continue;
+    }
+    BasicBlock *own = SplitBlock(call->getParent(), call);
+    BasicBlock *after = SplitBlock(own, call->getNextNode());
+    starts.push_back(own);
+    starts.push_back(after);
+    c.collective_starts.insert(own);
+    // Every work-item deposits its value in its slot; the last one then
+    // calls the library's collective (which deposits again, computes,
+    // and reads the work-item's ids from the group) once for the group.
+    IRBuilder<> b(call);
+    Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
+    Value *slots_here = b.CreateLoad(
+        b.getPtrTy(), group_field(b, c.group_ty, g, G_COLLECTIVE));
+    b.CreateStore(call->getArgOperand(1),
+                  b.CreateInBoundsGEP(b.getInt64Ty(), slots_here, lid));
+    Value *last = b.CreateICmpEQ(lid, b.CreateSub(n, b.getInt64(1)));
+    Instruction *then = SplitBlockAndInsertIfThen(last, call, false);
+    call->moveBefore(then);
+    b.SetInsertPoint(call);
+    for (unsigned d = 0; d < 3; d++)
+      b.CreateStore(F->getArg(RP_LX + d),
+                    group_field(b, c.group_ty, g, G_LOCAL_ID, (int)d));
+    b.SetInsertPoint(after, after->getFirstInsertionPt());
+    Value *slots = b.CreateLoad(b.getPtrTy(),
+                                group_field(b, c.group_ty, g, G_COLLECTIVE),
+                                "slots");
+    Value *idx = F->getArg(s.group_wide ? RP_N : RP_LID);
+    Value *p = b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx);
+    auto *r = b.CreateLoad(call->getType(), p, "collective");
+    call->replaceAllUsesWith(r);
+    if (s.group_wide)
+      c.uniform_loads.insert(r);
+  }
+}
+
+// Region r's blocks: reachable from its start without crossing a cut.
+static void collect(Cutter &c, Region &r) {
+  std::vector<BasicBlock *> work = {r.start};
+  r.index[r.start] = 0;
+  r.blocks.push_back(r.start);
+  while (!work.empty()) {
+    BasicBlock *bb = work.back();
+    work.pop_back();
+    auto cut = c.cut_to.find(bb);
+    if (cut != c.cut_to.end()) {
+      r.next.push_back(cut->second);
+      continue;
+    }
+    for (BasicBlock *s : successors(bb))
+      if (r.index.try_emplace(s, (unsigned)r.blocks.size()).second) {
+        r.blocks.push_back(s);
+        work.push_back(s);
+      }
+  }
+}
+
+// Iterative dominators within the region (the start is its root; a
+// region is small, bit vectors are plenty).
+static void dominators(Region &r) {
+  size_t n = r.blocks.size();
+  r.dom.assign(n, BitVector(n, true));
+  r.dom[0] = BitVector(n, false);
+  r.dom[0].set(0);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (size_t i = 1; i < n; i++) {
+      BitVector d(n, true);
+      bool any = false;
+      for (BasicBlock *p : predecessors(r.blocks[i])) {
+        auto it = r.index.find(p);
+        if (it == r.index.end())
+          continue;   // not run in this region
+        d &= r.dom[it->second];
+        any = true;
+      }
+      if (!any)
+        d.reset();
+      d.set(i);
+      if (d != r.dom[i]) {
+        r.dom[i] = d;
+        changed = true;
+      }
+    }
+  }
+}
+
+// True if the value defined in block def reaches a use in block use in
+// every run of region r without crossing a cut.
+static bool local_to(const Region &r, BasicBlock *def, BasicBlock *use) {
+  auto d = r.index.find(def);
+  if (d == r.index.end())
+    return false;
+  return r.dom[r.index.find(use)->second].test(d->second);
+}
+
+// Values every region can recompute from the arguments: address
+// arithmetic, casts, comparisons and the work-item helpers (pure
+// functions of the group and the local ids).
+static bool rematerialisable(Value *v, unsigned depth = 0) {
+  if (isa<Argument>(v) || isa<Constant>(v))
+    return true;
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 8)
+    return false;
+  if (auto *call = dyn_cast<CallInst>(i)) {
+    Function *f = call->getCalledFunction();
+    if (!f || !f->getName().starts_with("__skein_get_"))
+      return false;
+    for (Value *a : call->args())
+      if (!rematerialisable(a, depth + 1))
+        return false;
+    return true;
+  }
+  if (!isa<GetElementPtrInst>(i) && !isa<CastInst>(i) &&
+      !isa<BinaryOperator>(i) && !isa<CmpInst>(i))
+    return false;
+  if (i->mayHaveSideEffects() || i->mayReadFromMemory())
+    return false;
+  for (Value *op : i->operands())
+    if (!rematerialisable(op, depth + 1))
+      return false;
+  return true;
+}
+
+// A copy of rematerialisable v (and its operands) placed before at.
+static Value *clone_at(Value *v, Instruction *at) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return v;
+  Instruction *copy = i->clone();
+  for (unsigned k = 0; k < copy->getNumOperands(); k++)
+    if (isa<Instruction>(copy->getOperand(k)))
+      copy->setOperand(k, clone_at(copy->getOperand(k), at));
+  copy->insertBefore(at);
+  return copy;
+}
+
+// The block where a use happens (a phi uses at the end of the incoming
+// block).
+static BasicBlock *use_block(Use &u) {
+  auto *user = cast<Instruction>(u.getUser());
+  if (auto *phi = dyn_cast<PHINode>(user))
+    return phi->getIncomingBlock(u);
+  return user->getParent();
+}
+
+// True if, within region r, block to can be reached from block from
+// (after it) without crossing a cut.
+static bool reaches_in(const Cutter &c, const Region &r, BasicBlock *from,
+                       BasicBlock *to) {
+  std::vector<BasicBlock *> work;
+  DenseSet<BasicBlock *> seen;
+  auto push_succ = [&](BasicBlock *bb) {
+    if (!c.cut_to.count(bb))
+      for (BasicBlock *s : successors(bb))
+        if (r.index.count(s))
+          work.push_back(s);
+  };
+  push_succ(from);
+  while (!work.empty()) {
+    BasicBlock *x = work.back();
+    work.pop_back();
+    if (x == to)
+      return true;
+    if (seen.insert(x).second)
+      push_succ(x);
+  }
+  return false;
+}
+
+// Spills value v for its crossing uses: a store after its definition,
+// a load before each such use (at the end of the incoming block for a
+// phi, one load per block). Uses within a run of the region keep the
+// value itself. Returns the slot the store writes.
+static AllocaInst *spill(Cutter &c, Instruction *v,
+                         const std::vector<Use *> &uses, bool uniform) {
+  IRBuilder<> b(&*c.prologue->begin());
+  AllocaInst *cur = b.CreateAlloca(v->getType(), nullptr, "spill");
+  AllocaInst *snap = cur;
+  if (uniform) {
+    snap = b.CreateAlloca(v->getType(), nullptr, "spill.snap");
+    c.uniform.push_back({cur, snap});
+  } else {
+    c.demoted.push_back(cur);
+  }
+  BasicBlock::iterator at = isa<PHINode>(v)
+                                ? v->getParent()->getFirstInsertionPt()
+                                : std::next(v->getIterator());
+  b.SetInsertPoint(v->getParent(), at);
+  b.CreateStore(v, cur);
+  DenseMap<std::pair<PHINode *, BasicBlock *>, Value *> phi_loads;
+  for (Use *u : uses) {
+    auto *user = cast<Instruction>(u->getUser());
+    if (auto *phi = dyn_cast<PHINode>(user)) {
+      BasicBlock *in = phi->getIncomingBlock(*u);
+      Value *&ld = phi_loads[{phi, in}];
+      if (!ld) {
+        b.SetInsertPoint(in->getTerminator());
+        ld = b.CreateLoad(v->getType(), snap, v->getName() + ".reload");
+      }
+      u->set(ld);
+    } else {
+      b.SetInsertPoint(user);
+      u->set(b.CreateLoad(v->getType(), snap, v->getName() + ".reload"));
+    }
+  }
+  return cur;
+}
+
+// Every value used where it may not have been computed in the same run of
+// the region is recomputed there (if cheap) or spilled: to one slot per
+// work-item, or, if it is the same for the whole group and no run of a
+// region both redefines it and then reads the old value, to one slot.
+static bool demote(Cutter &c) {
+  find_divergent(c);
+  struct Crossing {
+    Instruction *v;
+    std::vector<Use *> uses;
+    bool uniform;
+  };
+  std::vector<Crossing> spills;
+  std::vector<std::pair<Use *, Instruction *>> remat;
+  for (BasicBlock &bb : *c.F) {
+    if (&bb == c.prologue)
+      continue;
+    for (Instruction &i : bb) {
+      Crossing x = {&i, {}, !c.divergent.count(&i)};
+      for (Use &u : i.uses()) {
+        BasicBlock *ub = use_block(u);
+        bool here = true;
+        for (Region &r : c.regions)
+          if (r.index.count(ub) && !local_to(r, &bb, ub)) {
+            here = false;
+            if (x.uniform && r.index.count(&bb) && reaches_in(c, r, &bb, ub))
+              x.uniform = false;
+          }
+        if (here)
+          continue;
+        if (rematerialisable(&i))
+          remat.push_back({&u, &i});
+        else
+          x.uses.push_back(&u);
+      }
+      if (x.uses.empty())
+        continue;
+      if (i.getType()->isTokenTy() || !i.getType()->isFirstClassType()) {
+        c.why = "a token value lives across a barrier";
+        return false;
+      }
+      spills.push_back(std::move(x));
+    }
+  }
+  for (auto &[u, i] : remat) {
+    auto *user = cast<Instruction>(u->getUser());
+    Instruction *at = isa<PHINode>(user)
+                          ? cast<PHINode>(user)->getIncomingBlock(*u)
+                                ->getTerminator()
+                          : user;
+    u->set(clone_at(i, at));
+  }
+  for (Crossing &x : spills)
+    spill(c, x.v, x.uses, x.uniform);
+  return true;
+}
+
+// The blocks where alloca a's memory is touched (through address
+// arithmetic); false if its address escapes into memory.
+static bool alloca_blocks(Value *v, std::vector<BasicBlock *> &out,
+                          unsigned depth = 0) {
+  if (depth > 32)
+    return false;
+  for (Use &u : v->uses()) {
+    auto *user = cast<Instruction>(u.getUser());
+    out.push_back(use_block(u));
+    if (auto *st = dyn_cast<StoreInst>(user)) {
+      if (st->getValueOperand() == v)
+        return false;
+    } else if (isa<GetElementPtrInst>(user) || isa<CastInst>(user) ||
+               isa<PHINode>(user) || isa<SelectInst>(user)) {
+      if (!alloca_blocks(user, out, depth + 1))
+        return false;
+    }
+  }
+  return true;
+}
+
+// True if region r can run again after itself (a loop through a cut).
+static bool reentered(const Cutter &c, unsigned r) {
+  std::vector<unsigned> work(c.regions[r].next);
+  std::vector<bool> seen(c.regions.size(), false);
+  while (!work.empty()) {
+    unsigned k = work.back();
+    work.pop_back();
+    if (k == r)
+      return true;
+    if (seen[k])
+      continue;
+    seen[k] = true;
+    for (unsigned n : c.regions[k].next)
+      work.push_back(n);
+  }
+  return false;
+}
+
+// Which allocas keep their contents across a cut: the demoted values,
+// and private variables touched in more than one region or in a region
+// that runs more than once per work-item. The rest stay private to one
+// run of one region (and optimise as usual).
+static void choose_context(Cutter &c) {
+  std::vector<bool> again(c.regions.size());
+  for (unsigned r = 0; r < c.regions.size(); r++)
+    again[r] = reentered(c, r);
+  for (Instruction &i : *c.prologue) {
+    auto *a = dyn_cast<AllocaInst>(&i);
+    if (!a)
+      continue;
+    bool is_uniform = false;
+    for (auto &[cur, snap] : c.uniform)
+      is_uniform |= a == cur || a == snap;
+    if (is_uniform)
+      continue;   // place() gives these their fixed slots
+    bool ctx = std::find(c.demoted.begin(), c.demoted.end(), a) !=
+               c.demoted.end();
+    std::vector<BasicBlock *> blocks;
+    if (!ctx && !alloca_blocks(a, blocks))
+      ctx = true;
+    int only = -1;
+    for (BasicBlock *bb : blocks)
+      for (unsigned r = 0; r < c.regions.size() && !ctx; r++)
+        if (c.regions[r].index.count(bb)) {
+          if (only >= 0 && only != (int)r)
+            ctx = true;
+          only = (int)r;
+        }
+    if (!ctx && only >= 0 && again[only])
+      ctx = true;
+    if (ctx)
+      c.ctx_allocas.push_back(a);
+  }
+}
+
+// Removes the lifetime markers: a context slot lives for the whole group.
+static void drop_lifetimes(Function *F) {
+  std::vector<Instruction *> dead;
+  for (BasicBlock &bb : *F)
+    for (Instruction &i : bb)
+      if (auto *ii = dyn_cast<IntrinsicInst>(&i))
+        if (ii->isLifetimeStartOrEnd())
+          dead.push_back(ii);
+  for (Instruction *i : dead)
+    i->eraseFromParent();
+}
+
+// The context block: the uniform slots (cur, then snap: uniform_bytes
+// each), then one array per per-work-item slot (work-item k's copy at
+// base + k * size, so consecutive work-items are consecutive in memory
+// and the vectoriser sees unit strides), largest alignment first so that
+// every array stays aligned. Points each alloca at its element.
+static bool place(Cutter &c) {
+  const DataLayout &dl = c.F->getParent()->getDataLayout();
+  struct Slot {
+    AllocaInst *a, *snap;
+    uint64_t size, align;
+  };
+  auto slot_of = [&](AllocaInst *a, AllocaInst *snap) {
+    uint64_t align = std::max<uint64_t>(a->getAlign().value(), 1);
+    uint64_t size = a->getAllocationSize(dl)->getFixedValue();
+    size = (size + align - 1) / align * align;
+    return Slot{a, snap, size ? size : align, align};
+  };
+  auto by_align = [](const Slot &x, const Slot &y) {
+    return x.align > y.align;
+  };
+  std::vector<Slot> slots, uslots;
+  for (AllocaInst *a : c.ctx_allocas)
+    slots.push_back(slot_of(a, nullptr));
+  for (auto &[cur, snap] : c.uniform)
+    uslots.push_back(slot_of(cur, snap));
+  std::stable_sort(slots.begin(), slots.end(), by_align);
+  std::stable_sort(uslots.begin(), uslots.end(), by_align);
+  for (Slot &s : slots) {
+    c.ctx_bytes += s.size;
+    c.ctx_align = std::max(c.ctx_align, s.align);
+  }
+  for (Slot &s : uslots) {
+    c.uniform_bytes += s.size;
+    c.ctx_align = std::max(c.ctx_align, s.align);
+  }
+  c.uniform_bytes = (c.uniform_bytes + c.ctx_align - 1) / c.ctx_align *
+                    c.ctx_align;
+  if ((c.ctx_bytes * max_group + 2 * c.uniform_bytes) > max_ctx_block) {
+    c.why = std::to_string(c.ctx_bytes + c.uniform_bytes) +
+            " bytes per work-item live across barriers";
+    return false;
+  }
+  IRBuilder<> b(c.prologue->getTerminator());
+  Value *ctx = c.F->getArg(RP_CTX), *lid = c.F->getArg(RP_LID);
+  Value *n = c.F->getArg(RP_N);
+  auto point = [&](AllocaInst *a, Value *at) {
+    Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), ctx, at);
+    if (p->getType() != a->getType())
+      p = b.CreateAddrSpaceCast(p, a->getType());
+    a->replaceAllUsesWith(p);
+    a->eraseFromParent();
+  };
+  uint64_t off = 0;
+  for (Slot &s : uslots) {
+    point(s.a, b.getInt64(off));
+    point(s.snap, b.getInt64(c.uniform_bytes + off));
+    off += s.size;
+  }
+  off = 0;
+  for (Slot &s : slots) {
+    point(s.a, b.CreateAdd(b.CreateMul(n, b.getInt64(off)),
+                           b.CreateAdd(b.CreateMul(lid, b.getInt64(s.size)),
+                                       b.getInt64(2 * c.uniform_bytes))));
+    off += s.size;
+  }
+  return true;
+}
+
+// Region mode's end of a cut and of the kernel: the next region (or END,
+// the number of regions) goes to *next and the region function returns.
+static void end_regions(Cutter &c) {
+  unsigned end = (unsigned)c.regions.size();
+  Value *next = c.F->getArg(RP_NEXT);
+  std::vector<Instruction *> rets;
+  for (BasicBlock &bb : *c.F)
+    if (isa<ReturnInst>(bb.getTerminator()))
+      rets.push_back(bb.getTerminator());
+  for (Instruction *ret : rets) {
+    IRBuilder<> b(ret);
+    b.CreateStore(b.getInt32(end), next);
+  }
+  for (auto &[bb, r] : c.cut_to) {
+    Instruction *br = bb->getTerminator();
+    IRBuilder<> b(br);
+    b.CreateStore(b.getInt32(r), next);
+    b.CreateRetVoid();
+    br->eraseFromParent();
+  }
+}
+
+// The whole analysis and rewriting of the region body; false (with
+// c.why) if region mode cannot run it.
+static bool cut(Cutter &c) {
+  removeUnreachableBlocks(*c.F);
+  if (!scan(c))
+    return false;
+  BasicBlock *entry = &c.F->getEntryBlock();
+  std::vector<Instruction *> allocas;
+  for (Instruction &i : *entry)
+    if (isa<AllocaInst>(i))
+      allocas.push_back(&i);
+  for (auto it = allocas.rbegin(); it != allocas.rend(); ++it)
+    (*it)->moveBefore(&*entry->begin());
+  BasicBlock::iterator first = entry->begin();
+  while (isa<AllocaInst>(first))
+    ++first;
+  std::vector<BasicBlock *> starts = {SplitBlock(entry, &*first)};
+  c.prologue = entry;
+  split(c, starts);
+  bool single = true;   // each cut is the one edge into its region
+  for (unsigned r = 1; r < starts.size(); r++) {
+    BasicBlock *pred = starts[r]->getSinglePredecessor();
+    single &= pred != nullptr;
+    c.cut_to[pred] = r;
+  }
+  if (!single || c.cut_to.size() != starts.size() - 1) {
+    c.why = "unusual control flow at a barrier";
+    return false;
+  }
+  c.regions.resize(starts.size());
+  for (unsigned r = 0; r < starts.size(); r++) {
+    c.regions[r].start = starts[r];
+    collect(c, c.regions[r]);
+    dominators(c.regions[r]);
+  }
+  if (!demote(c))
+    return false;
+  choose_context(c);
+  drop_lifetimes(c.F);
+  if (!place(c))
+    return false;
+  end_regions(c);
+  return true;
+}
+
+// One function per region: a clone of the body whose prologue branches
+// to the region's start; what the region cannot reach goes.
+static void clone_regions(Cutter &c, std::vector<Function *> &fns) {
+  for (unsigned r = 0; r < c.regions.size(); r++) {
+    ValueToValueMapTy vmap;
+    Function *f = CloneFunction(c.F, vmap);
+    f->setLinkage(GlobalValue::InternalLinkage);
+    auto *br = cast<BranchInst>(
+        cast<BasicBlock>(vmap[c.prologue])->getTerminator());
+    br->setSuccessor(0, cast<BasicBlock>(vmap[c.regions[r].start]));
+    removeUnreachableBlocks(*f);
+    fns.push_back(f);
+  }
+}
+
+// SKEIN_DUMP=modes: one line per kernel.
+static void print_mode(const char *name, const char *mode,
+                       const std::string &detail) {
+  if (cc_dump_enabled("modes"))
+    fprintf(stderr, "skein: kernel %s: %s mode%s%s%s\n", name, mode,
+            detail.empty() ? "" : " (", detail.c_str(),
+            detail.empty() ? "" : ")");
+}
+
+// Cuts the body, clones the regions and builds the driver in rwg; false
+// (with c.why) if region mode cannot run the kernel. The region clones
+// are gone either way.
+static bool try_regions(Cutter &c, Function *rwg, const char *name) {
+  if (!cut(c))
+    return false;
+  if (cc_dump_enabled("region"))
+    errs() << "; ---- SKEIN_DUMP region body " << name << " ----\n" << *c.F;
+  std::vector<Function *> fns;
+  clone_regions(c, fns);
+  bool ok = build_driver(c, rwg, fns);
+  for (Function *f : fns)
+    f->eraseFromParent();
+  if (!ok) {
+    c.why = "internal error: no placeholder call";
+    return false;
+  }
+  if (cc_dump_enabled("region"))
+    errs() << "; ---- SKEIN_DUMP region " << name << " ----\n" << *rwg;
+  // Defensive: a region-mode bug must cost speed, not the build.
+  if (verifyFunction(*rwg, &errs())) {
+    c.why = "internal error: invalid region IR";
+    return false;
+  }
+  return true;
+}
+
+// Makes rwg the kernel's work-group function in place of fiber mode's,
+// deleting the fiber-mode functions.
+static void swap_in(cc_wg *wg, Function *rwg) {
+  auto *old = unwrap<Function>(wg->fn);
+  auto *wi = unwrap<Function>(wg->body);
+  std::string wg_name = old->getName().str();
+  old->eraseFromParent();
+  if (wi->use_empty())
+    wi->eraseFromParent();
+  // Nothing the kernel writes aliases the launch (the runtime's, never
+  // written while groups run) or this group's local memory block: saying
+  // so lets LLVM hoist the launch constants out of the region loops.
+  rwg->addParamAttr(0, Attribute::NoAlias);
+  rwg->addParamAttr(4, Attribute::NoAlias);
+  rwg->setName(wg_name);
+  rwg->setLinkage(GlobalValue::ExternalLinkage);
+  rwg->setVisibility(GlobalValue::DefaultVisibility);
+  wg->fn = wg->body = wrap(rwg);
+  wg->fiber = false;
+  wg->x_latch = nullptr;
+}
+
+extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
+                                 const char *name) {
+  (void)m;   // the functions know their module
+  if (!wg->region_body) {
+    print_mode(name, wg->fiber ? "fiber" : "loop", "");
+    return;
+  }
+  Cutter c;
+  c.F = unwrap<Function>(wg->region_body);
+  c.group_ty = cast<StructType>(unwrap(wg->abi_group));
+  c.launch_ty = cast<StructType>(unwrap(wg->abi_launch));
+  auto *rwg = unwrap<Function>(wg->region_fn);
+  wg->region_body = wg->region_fn = nullptr;
+  bool ok = try_regions(c, rwg, name);
+  if (!ok)
+    rwg->eraseFromParent();   // before c.F: it calls c.F
+  c.F->eraseFromParent();
+  if (!ok) {
+    print_mode(name, "fiber", "region mode not applicable: " + c.why);
+    return;
+  }
+  swap_in(wg, rwg);
+  print_mode(name, "region",
+             std::to_string(c.regions.size()) + " regions, " +
+                 std::to_string(c.ctx_bytes) +
+                 " context bytes per work-item, " +
+                 std::to_string(c.uniform_bytes) + " uniform");
+}

@@ -1,0 +1,192 @@
+// This file contains the work-group function of region mode: the group,
+// the context block and the collectives' slots on its stack, then a state
+// machine that runs each region as z/y/x loops over the work-items with
+// the region's function inlined, so that LLVM's loop vectoriser runs
+// several work-items per instruction. C++ for IRBuilder and InlineFunction
+// (the C API cannot inline one call).
+#include "region_internal.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+
+using namespace llvm;
+
+namespace skein_region {
+
+// The function that stands for the scheduler's barrier in region mode:
+// every work-item of a collective's region has deposited before the next
+// region reads, so there is nothing to wait for.
+static Function *nop_barrier(Module *m) {
+  if (Function *f = m->getFunction("__skein_region_nop"))
+    return f;
+  LLVMContext &ctx = m->getContext();
+  auto *f = Function::Create(
+      FunctionType::get(Type::getVoidTy(ctx), {PointerType::get(ctx, 0)},
+                        false),
+      GlobalValue::InternalLinkage, "__skein_region_nop", m);
+  ReturnInst::Create(ctx, BasicBlock::Create(ctx, "entry", f));
+  return f;
+}
+
+// Collectives: the group's slots (n + 1 of them) and a copy of the launch
+// whose barrier hook does nothing.
+static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
+                             Value *n) {
+  Module *m = c.F->getParent();
+  Value *slots = b.CreateAlloca(b.getInt64Ty(),
+                                b.CreateAdd(n, b.getInt64(1)), "slots");
+  b.CreateStore(slots, group_field(b, c.group_ty, group, G_COLLECTIVE));
+  Value *gl = group_field(b, c.group_ty, group, G_LAUNCH);
+  Value *launch = b.CreateLoad(b.getPtrTy(), gl);
+  Value *copy = b.CreateAlloca(c.launch_ty, nullptr, "launch_copy");
+  const DataLayout &dl = m->getDataLayout();
+  b.CreateMemCpy(copy, MaybeAlign(8), launch, MaybeAlign(8),
+                 dl.getTypeAllocSize(c.launch_ty));
+  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 2);
+  Value *hooks = b.CreateAlloca(hooks_ty, nullptr, "hooks");
+  b.CreateStore(ConstantPointerNull::get(b.getPtrTy()),
+                b.CreateConstInBoundsGEP2_32(hooks_ty, hooks, 0, 0));
+  b.CreateStore(nop_barrier(m),
+                b.CreateConstInBoundsGEP2_32(hooks_ty, hooks, 0, 1));
+  b.CreateStore(hooks, b.CreateStructGEP(c.launch_ty, copy, L_HOOKS));
+  b.CreateStore(copy, gl);
+}
+
+// A collective's own region is one library call per work-item: nothing to
+// vectorise or unroll, and asking LLVM not to try saves compile time.
+static void keep_scalar(Instruction *latch) {
+  LLVMContext &ctx = latch->getContext();
+  Metadata *vec[] = {MDString::get(ctx, "llvm.loop.vectorize.enable"),
+                     ConstantAsMetadata::get(ConstantInt::getFalse(ctx))};
+  Metadata *unroll[] = {MDString::get(ctx, "llvm.loop.unroll.disable")};
+  Metadata *ops[] = {nullptr, MDNode::get(ctx, vec), MDNode::get(ctx, unroll)};
+  MDNode *id = MDNode::getDistinct(ctx, ops);
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(LLVMContext::MD_loop, id);
+}
+
+// Emits z, y, x do-while loops at b calling region function fn for each
+// work-item (in increasing linear id order, which the collectives need);
+// leaves b after the loops and returns the x loop's latch branch.
+static Instruction *emit_loops(IRBuilder<> &b, Function *fn, Value *ls[3],
+                               Value *n,
+                               ArrayRef<Value *> fixed,
+                               std::vector<CallInst *> &calls) {
+  Function *wg = b.GetInsertBlock()->getParent();
+  LLVMContext &ctx = wg->getContext();
+  BasicBlock *pre = b.GetInsertBlock();
+  BasicBlock *head[3], *latch[3];
+  for (int d = 2; d >= 0; d--)
+    head[d] = BasicBlock::Create(ctx, "r.head", wg);
+  for (int d = 0; d < 3; d++)
+    latch[d] = d == 0 ? head[0] : BasicBlock::Create(ctx, "r.latch", wg);
+  BasicBlock *exit = BasicBlock::Create(ctx, "r.exit", wg);
+  b.CreateBr(head[2]);
+  PHINode *id[3];
+  for (int d = 2; d >= 0; d--) {
+    b.SetInsertPoint(head[d]);
+    id[d] = b.CreatePHI(b.getInt64Ty(), 2);
+    id[d]->addIncoming(b.getInt64(0), d == 2 ? pre : head[d + 1]);
+    if (d > 0)
+      b.CreateBr(head[d - 1]);
+  }
+  Value *lid = b.CreateAdd(
+      b.CreateMul(b.CreateAdd(b.CreateMul(id[2], ls[1]), id[1]), ls[0]),
+      id[0], "lid");
+  std::vector<Value *> args(fixed.begin(), fixed.end());
+  args[RP_LX] = id[0];
+  args[RP_LY] = id[1];
+  args[RP_LZ] = id[2];
+  args[RP_LID] = lid;
+  args[RP_N] = n;
+  calls.push_back(b.CreateCall(fn, args));
+  Instruction *x_latch = nullptr;
+  for (int d = 0; d < 3; d++) {
+    if (d > 0)
+      b.SetInsertPoint(latch[d]);
+    Value *nx = b.CreateNUWAdd(id[d], b.getInt64(1));
+    id[d]->addIncoming(nx, b.GetInsertBlock());
+    Instruction *br = b.CreateCondBr(b.CreateICmpULT(nx, ls[d]), head[d],
+                                     d == 2 ? exit : latch[d + 1]);
+    if (d == 0)
+      x_latch = br;
+  }
+  b.SetInsertPoint(exit);
+  return x_latch;
+}
+
+// Replaces the placeholder call in __skein_rwg_K by the state machine
+//   state = 0; while (state != END) { for z, y, x: R_state(...); state =
+//   next (what the last work-item wrote: barriers are uniform) }
+// and inlines every region function into its loop.
+bool build_driver(Cutter &c, Function *rwg,
+                  std::vector<Function *> &fns) {
+  CallInst *ph = nullptr;
+  for (BasicBlock &bb : *rwg)
+    for (Instruction &i : bb)
+      if (auto *call = dyn_cast<CallInst>(&i))
+        if (call->getCalledFunction() == c.F)
+          ph = call;
+  if (!ph)
+    return false;   // defensive: wg_gen.c always emits it
+  LLVMContext &ctx = rwg->getContext();
+  BasicBlock *tail = ph->getParent()->splitBasicBlock(ph, "r.done");
+  BasicBlock *pre = tail->getSinglePredecessor();
+  pre->getTerminator()->eraseFromParent();
+  IRBuilder<> b(pre);
+  Value *group = ph->getArgOperand(RP_GROUP);
+  Value *ls[3];
+  for (unsigned d = 0; d < 3; d++)
+    ls[d] = b.CreateLoad(b.getInt64Ty(),
+                         group_field(b, c.group_ty, group, G_LOCAL_SIZE,
+                                     (int)d));
+  Value *n = b.CreateMul(b.CreateMul(ls[0], ls[1]), ls[2], "n");
+  std::vector<Value *> fixed(ph->arg_begin(), ph->arg_end());
+  if (c.ctx_bytes || c.uniform_bytes) {
+    AllocaInst *block = b.CreateAlloca(
+        b.getInt8Ty(),
+        b.CreateAdd(b.CreateMul(n, b.getInt64(c.ctx_bytes)),
+                    b.getInt64(2 * c.uniform_bytes)),
+        "context");
+    block->setAlignment(Align(c.ctx_align));
+    fixed[RP_CTX] = block;
+  }
+  if (c.has_collective)
+    collective_setup(b, c, group, n);
+  IRBuilder<> eb(&rwg->getEntryBlock(), rwg->getEntryBlock().begin());
+  fixed[RP_NEXT] = eb.CreateAlloca(b.getInt32Ty(), nullptr, "next");
+  BasicBlock *head = BasicBlock::Create(ctx, "r.state", rwg, tail);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode *state = b.CreatePHI(b.getInt32Ty(), fns.size() + 1, "state");
+  state->addIncoming(b.getInt32(0), pre);
+  SwitchInst *sw = b.CreateSwitch(state, tail, fns.size());
+  std::vector<CallInst *> calls;
+  for (unsigned r = 0; r < fns.size(); r++) {
+    BasicBlock *bb = BasicBlock::Create(ctx, "r.region", rwg, tail);
+    sw->addCase(b.getInt32(r), bb);
+    b.SetInsertPoint(bb);
+    if (c.uniform_bytes)   // snap = cur: the values at the cut
+      b.CreateMemCpy(b.CreateConstInBoundsGEP1_64(b.getInt8Ty(),
+                                                  fixed[RP_CTX],
+                                                  c.uniform_bytes),
+                     Align(c.ctx_align), fixed[RP_CTX], Align(c.ctx_align),
+                     c.uniform_bytes);
+    Instruction *x_latch = emit_loops(b, fns[r], ls, n, fixed, calls);
+    if (c.collective_starts.count(c.regions[r].start))
+      keep_scalar(x_latch);
+    state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
+                       b.GetInsertBlock());
+    b.CreateBr(head);
+  }
+  ph->eraseFromParent();
+  for (CallInst *call : calls) {
+    InlineFunctionInfo ifi;
+    InlineFunction(*call, ifi);
+  }
+  return true;
+}
+
+} // namespace skein_region
