@@ -13,6 +13,7 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -445,6 +446,11 @@ static cc_status link_and_generate(build *b) {
 
 /* Everything after the module exists: shared by source and binary. */
 static cc_status backend(build *b) {
+  /* Fault injection for tests/test-compiler-crash.c: a crash where LLVM
+   * would crash, to prove the guard holds. */
+  const char *inject = getenv("SKEIN_INJECT_COMPILER_CRASH");
+  if (inject && *inject == '1')
+    raise(SIGSEGV);
   b->tm = cc_host_target_machine(&b->log, &b->avx512);
   if (!b->tm)
     return CC_BUILD_FAILED;
@@ -518,9 +524,9 @@ static cc_status frontend(build *b, const char *source, size_t length,
   return b->p->binary ? CC_OK : CC_OUT_OF_MEMORY;
 }
 
-cc_status cc_build_source(const char *source, size_t length,
-                          const char *options, const cc_device_caps *caps,
-                          cc_program **out, char **log) {
+static cc_status build_source(const char *source, size_t length,
+                              const char *options, const cc_device_caps *caps,
+                              cc_program **out, char **log) {
   build b;
   memset(&b, 0, sizeof(b));
   cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
@@ -566,9 +572,9 @@ static cc_status load_binary(build *b, const unsigned char *binary,
   return st;
 }
 
-cc_status cc_build_binary(const unsigned char *binary, size_t size,
-                          const char *options, const cc_device_caps *caps,
-                          cc_program **out, char **log) {
+static cc_status build_binary(const unsigned char *binary, size_t size,
+                              const char *options, const cc_device_caps *caps,
+                              cc_program **out, char **log) {
   build b;
   memset(&b, 0, sizeof(b));
   cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
@@ -581,6 +587,63 @@ cc_status cc_build_binary(const unsigned char *binary, size_t size,
   if (st == CC_OK)
     st = backend(&b);
   return build_end(&b, st, out, log);
+}
+
+/* One build, as run by the crash guard. */
+typedef struct build_request {
+  const char *source;          /* source build, or NULL for a binary */
+  size_t length;
+  const unsigned char *binary;
+  size_t size;
+  const char *options;
+  const cc_device_caps *caps;
+  cc_program *out;
+  char *log;
+  cc_status st;
+} build_request;
+
+static void run_request(void *arg) {
+  build_request *r = arg;
+  r->st = r->source ? build_source(r->source, r->length, r->options,
+                                   r->caps, &r->out, &r->log)
+                    : build_binary(r->binary, r->size, r->options, r->caps,
+                                   &r->out, &r->log);
+}
+
+/* Runs r under LLVM's crash recovery: an LLVM crash (a bug in LLVM, or
+ * IR it rejects the hard way) becomes a failed build instead of killing
+ * the host. What the crashed build held is leaked on purpose: freeing
+ * state a crash left behind could crash again. */
+static cc_status guarded(build_request *r, cc_program **out, char **log) {
+  if (!cc_run_crash_safe(run_request, r)) {
+    *out = NULL;
+    if (log)
+      *log = strdup("error: internal compiler error: LLVM crashed while "
+                    "building this program; it was not built\n");
+    return CC_BUILD_FAILED;
+  }
+  *out = r->out;
+  if (log)
+    *log = r->log;
+  else
+    free(r->log);
+  return r->st;
+}
+
+cc_status cc_build_source(const char *source, size_t length,
+                          const char *options, const cc_device_caps *caps,
+                          cc_program **out, char **log) {
+  build_request r = {.source = source, .length = length, .options = options,
+                     .caps = caps};
+  return guarded(&r, out, log);
+}
+
+cc_status cc_build_binary(const unsigned char *binary, size_t size,
+                          const char *options, const cc_device_caps *caps,
+                          cc_program **out, char **log) {
+  build_request r = {.binary = binary, .size = size, .options = options,
+                     .caps = caps};
+  return guarded(&r, out, log);
 }
 
 const unsigned char *cc_program_binary(const cc_program *p, size_t *size) {

@@ -81,6 +81,10 @@ void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
  * false and changes nothing otherwise. */
 bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width);
 
+/* Runs fn(arg) under LLVM's crash recovery; returns false if it crashed
+ * (a signal such as SIGSEGV or SIGABRT inside it). Thread-safe. */
+bool cc_run_crash_safe(void (*fn)(void *), void *arg);
+
 /* Initialises LLVM's native target once per process (thread-safe). */
 void cc_llvm_init(void);
 

@@ -15,8 +15,10 @@
 #include <llvm/IR/ReplaceConstant.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Support/CrashRecoveryContext.h>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 extern "C" bool cc_link_only_needed(LLVMModuleRef dst, LLVMModuleRef src) {
@@ -52,6 +54,16 @@ extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count) {
   llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
   id->replaceOperandWith(0, id);
   inst->setMetadata(llvm::LLVMContext::MD_loop, id);
+}
+
+extern "C" bool cc_run_crash_safe(void (*fn)(void *), void *arg) {
+  // Installs LLVM's signal handlers once, process-wide. A signal outside
+  // any guarded call makes them step aside (restoring the previous
+  // handlers) and re-raise it, so the host sees what it would have seen.
+  static std::once_flag once;
+  std::call_once(once, [] { llvm::CrashRecoveryContext::Enable(); });
+  llvm::CrashRecoveryContext crc;
+  return crc.RunSafely([&] { fn(arg); });
 }
 
 extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {

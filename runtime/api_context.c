@@ -40,7 +40,7 @@ static cl_int copy_properties(cl_context ctx,
     default:
       /* CL_INVALID_PROPERTY if context property name in properties is
        * not a supported property name. */
-      RT_RETURN_IF(true, CL_INVALID_PROPERTY);
+      RT_FAIL(CL_INVALID_PROPERTY);
     }
   }
   ctx->num_properties = n + 1;
@@ -175,6 +175,6 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context,
   case CL_CONTEXT_PROPERTIES:
     RT_INFO_ARRAY(context->properties, context->num_properties);
   default:
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }

@@ -48,7 +48,7 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
   case CL_EVENT_REFERENCE_COUNT:
     RT_INFO_VALUE(cl_uint, rt_refcount(event));
   default:
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 
@@ -82,7 +82,7 @@ cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event,
   case CL_PROFILING_COMMAND_COMPLETE: /* no child commands */
     RT_INFO_VALUE(cl_ulong, t[3]);
   default:
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 

@@ -126,7 +126,7 @@ static cl_int check_mem_arg(const cc_arg_info *ai, size_t arg_size,
    * when the specified arg_value is not a valid memory object (Skein has
    * no image objects yet). */
   if (ai->kind == CC_ARG_IMAGE)
-    RT_RETURN_IF(true, CL_INVALID_MEM_OBJECT);
+    RT_FAIL(CL_INVALID_MEM_OBJECT);
   RT_RETURN_IF(*mem && !is_buffer, CL_INVALID_MEM_OBJECT);
   return CL_SUCCESS;
 }
@@ -193,7 +193,7 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
   /* CL_INVALID_OPERATION if no devices in the context associated with
    * kernel support SVM (Skein's device reports no SVM capabilities). */
   (void)arg_index;
-  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+  RT_FAIL(CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
@@ -212,7 +212,7 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
    * checks, which only an SVM device could pass. */
   (void)param_value_size;
   (void)param_value;
-  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+  RT_FAIL(CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
@@ -236,7 +236,7 @@ cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,
     RT_INFO_STRING(kernel->info->attributes ? kernel->info->attributes : "");
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 
@@ -268,7 +268,7 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
     RT_INFO_STRING(ai->name ? ai->name : "");
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 
@@ -313,7 +313,7 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(
      * device is not a custom device and kernel is not a built-in kernel. */
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 
@@ -327,5 +327,5 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(
   RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
   RT_RETURN_IF(!kernel_device_ok(kernel, device), CL_INVALID_DEVICE);
   /* CL_INVALID_OPERATION if device does not support subgroups. */
-  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+  RT_FAIL(CL_INVALID_OPERATION);
 }

@@ -257,6 +257,6 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name,
   case CL_MEM_PROPERTIES:
     RT_INFO_ARRAY(m->props, m->num_props);
   default:
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }

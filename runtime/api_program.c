@@ -118,6 +118,7 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
   /* CL_INVALID_OPERATION if no devices in context support intermediate
    * language programs (Skein's CL_DEVICE_IL_VERSION is empty). */
   RT_FAIL_IF(true, CL_INVALID_OPERATION, errcode_ret);
+  return NULL; /* not reached: for -Wreturn-type at -O0 */
 }
 
 cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
@@ -137,6 +138,7 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
    * supported by any of the devices in device_list: Skein's device has no
    * built-in kernels, so every name is such a name. */
   RT_FAIL_IF(true, CL_INVALID_VALUE, errcode_ret);
+  return NULL; /* not reached: for -Wreturn-type at -O0 */
 }
 
 cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
@@ -230,7 +232,7 @@ static cl_int program_info_locked(cl_program p, cl_program_info param_name,
     RT_INFO_STRING(p->kernel_names ? p->kernel_names : "");
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 
@@ -287,7 +289,7 @@ static cl_int build_info_locked(cl_program p, cl_program_build_info name,
     RT_INFO_VALUE(size_t, 0);
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 
@@ -332,7 +334,7 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(
   RT_RETURN_IF(!pfn_notify, CL_INVALID_VALUE);
   /* CL_INVALID_OPERATION if no devices in the context associated with
    * program support destructors for program scope global variables. */
-  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+  RT_FAIL(CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
@@ -345,7 +347,7 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
   RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
   /* CL_INVALID_OPERATION if no devices associated with program support
    * intermediate language programs. */
-  RT_RETURN_IF(true, CL_INVALID_OPERATION);
+  RT_FAIL(CL_INVALID_OPERATION);
 }
 
 /* The input-header checks of clCompileProgram. */

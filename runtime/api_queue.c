@@ -193,11 +193,11 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
   case CL_QUEUE_SIZE:
     /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
      * command-queue for the device (a host queue has no size). */
-    RT_RETURN_IF(true, CL_INVALID_COMMAND_QUEUE);
+    RT_FAIL(CL_INVALID_COMMAND_QUEUE);
   case CL_QUEUE_DEVICE_DEFAULT:
     RT_INFO_VALUE(cl_command_queue, NULL);
   default:
-    RT_RETURN_IF(true, CL_INVALID_VALUE);
+    RT_FAIL(CL_INVALID_VALUE);
   }
 }
 

@@ -71,6 +71,14 @@ void rt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
     }                                                                      \
   } while (0)
 
+/* Returns err unconditionally, logging it on the debug channel: the end
+ * of a switch over query names, a feature Skein lacks. */
+#define RT_FAIL(err)                                                       \
+  do {                                                                     \
+    rt_debug("%s: -> %s\n", __func__, #err);                               \
+    return (err);                                                          \
+  } while (0)
+
 /* For entry points that return an object and report through errcode_ret:
  * stores err, logs, and returns NULL. */
 #define RT_FAIL_IF(cond, err, errcode_ret)                                 \
