@@ -110,7 +110,8 @@ cl_context CL_API_CALL clCreateContextFromType(
                                CL_DEVICE_TYPE_ACCELERATOR |
                                CL_DEVICE_TYPE_CUSTOM;
   /* CL_INVALID_DEVICE_TYPE if device_type is not a valid value. */
-  RT_FAIL_IF(device_type != CL_DEVICE_TYPE_ALL && (device_type & ~known),
+  RT_FAIL_IF(device_type == 0 ||
+                 (device_type != CL_DEVICE_TYPE_ALL && (device_type & ~known)),
              CL_INVALID_DEVICE_TYPE, errcode_ret);
   /* CL_DEVICE_NOT_FOUND if no devices that match device_type and property
    * values specified in properties are currently available. */

@@ -81,6 +81,8 @@ static void test_context(test_env *env) {
   CHECK_EQ(err, CL_DEVICE_NOT_FOUND);
   CHECK(clCreateContextFromType(NULL, 1u << 20, NULL, NULL, &err) == NULL);
   CHECK_EQ(err, CL_INVALID_DEVICE_TYPE);
+  CHECK(clCreateContextFromType(NULL, 0, NULL, NULL, &err) == NULL);
+  CHECK_EQ(err, CL_INVALID_DEVICE_TYPE);
   CHECK_EQ(clRetainContext(NULL), CL_INVALID_CONTEXT);
   CHECK_EQ(clReleaseContext((cl_context)env->queue), CL_INVALID_CONTEXT);
   CHECK_EQ(clGetContextInfo(NULL, CL_CONTEXT_NUM_DEVICES, sizeof n, &n, NULL),
