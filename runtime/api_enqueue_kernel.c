@@ -24,6 +24,7 @@ typedef struct ndrange_cmd {
   cl_kernel kernel;            /* retained: keeps wg's code loaded */
   bool empty;                  /* a global size of 0: nothing to run */
   atomic_bool failed;          /* a group could not complete */
+  bool may_use_fibers;         /* a barrier kernel (region or fiber mode) */
   unsigned num_mems;
   cl_mem *mems;                /* buffer arguments, retained until done */
   void **slots;                /* launch.args */
@@ -161,6 +162,7 @@ static ndrange_cmd *ndrange_create(cl_kernel k, const ndrange_dims *d,
   }
   rt_retain(k);
   c->kernel = k;
+  c->may_use_fibers = k->info->uses_barriers;
   c->wg = k->info->wg;
   c->launch.work_dim = d->work_dim;
   c->launch.args = c->slots;
@@ -180,8 +182,9 @@ static void run_group(void *arg, uint64_t gx, uint64_t gy, uint64_t gz,
                       char *local_mem) {
   ndrange_cmd *c = arg;
   c->wg(&c->launch, gx, gy, gz, local_mem);
-  /* A work-item that overflowed its fiber stack ended its group. */
-  if (c->launch.hooks && sched_fiber_take_error())
+  /* A work-item that overflowed its fiber stack ended its group. Only
+   * barrier kernels can run as fibers: loop-mode groups skip the check. */
+  if (c->may_use_fibers && sched_fiber_take_error())
     atomic_store_explicit(&c->failed, true, memory_order_relaxed);
 }
 

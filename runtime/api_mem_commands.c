@@ -120,23 +120,39 @@ static mem_cmd *linear_cmd(size_t size) {
   return c;
 }
 
+/* Read and write share everything but the direction. */
+static cl_int buffer_io(cl_command_queue q, cl_mem buffer, bool read,
+                        cl_bool blocking, size_t offset, size_t size,
+                        char *ptr, cl_uint num_events,
+                        const cl_event *wait_list, cl_event *event) {
+  cl_int err = check_queue_mem(q, buffer);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  RT_RETURN_IF(!range_ok(buffer, offset, size) || !ptr, CL_INVALID_VALUE);
+  RT_RETURN_IF(read ? !host_may_read(buffer) : !host_may_write(buffer),
+               CL_INVALID_OPERATION);
+  mem_cmd *c = linear_cmd(size);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  if (read) {
+    c->src_mem = buffer;
+    c->src = buffer->data + offset;
+    c->dst = ptr;
+  } else {
+    c->dst_mem = buffer;
+    c->dst = buffer->data + offset;
+    c->src = ptr;
+  }
+  return submit(q, read ? CL_COMMAND_READ_BUFFER : CL_COMMAND_WRITE_BUFFER,
+                run_copy, c, blocking, num_events, wait_list, event);
+}
+
 cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue q, cl_mem buffer,
                                        cl_bool blocking, size_t offset,
                                        size_t size, void *ptr,
                                        cl_uint num_events,
                                        const cl_event *wait_list,
                                        cl_event *event) {
-  cl_int err = check_queue_mem(q, buffer);
-  RT_RETURN_IF(err != CL_SUCCESS, err);
-  RT_RETURN_IF(!range_ok(buffer, offset, size) || !ptr, CL_INVALID_VALUE);
-  RT_RETURN_IF(!host_may_read(buffer), CL_INVALID_OPERATION);
-  mem_cmd *c = linear_cmd(size);
-  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
-  c->src_mem = buffer;
-  c->src = buffer->data + offset;
-  c->dst = ptr;
-  return submit(q, CL_COMMAND_READ_BUFFER, run_copy, c, blocking, num_events,
-                wait_list, event);
+  return buffer_io(q, buffer, true, blocking, offset, size, ptr, num_events,
+                   wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer,
@@ -145,17 +161,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue q, cl_mem buffer,
                                         cl_uint num_events,
                                         const cl_event *wait_list,
                                         cl_event *event) {
-  cl_int err = check_queue_mem(q, buffer);
-  RT_RETURN_IF(err != CL_SUCCESS, err);
-  RT_RETURN_IF(!range_ok(buffer, offset, size) || !ptr, CL_INVALID_VALUE);
-  RT_RETURN_IF(!host_may_write(buffer), CL_INVALID_OPERATION);
-  mem_cmd *c = linear_cmd(size);
-  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
-  c->dst_mem = buffer;
-  c->dst = buffer->data + offset;
-  c->src = (char *)ptr;
-  return submit(q, CL_COMMAND_WRITE_BUFFER, run_copy, c, blocking, num_events,
-                wait_list, event);
+  return buffer_io(q, buffer, false, blocking, offset, size, (char *)ptr,
+                   num_events, wait_list, event);
 }
 
 /* The root buffer and absolute offset of m's byte at offset. */
