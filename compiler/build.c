@@ -465,6 +465,7 @@ static cc_status backend(build *b) {
   cc_math_prepare(b->m);   /* Sleef vector forms, relaxed-math forms */
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
   prepare_module(b);
+  cc_guard_integer_division(b->m);
   if ((st = run_passes(b, "always-inline")) != CC_OK ||
       (st = lower_all(b)) != CC_OK || (st = finish_regions(b)) != CC_OK ||
       (st = verify(b)) != CC_OK)

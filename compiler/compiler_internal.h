@@ -205,6 +205,12 @@ extern const uint64_t cc_builtins_bc_size;
  * header. */
 extern const char cc_skein_decls_h[];
 
+/* Rewrites every integer division and remainder of m whose divisor may be
+ * zero (or -1 over a minimum dividend) to divide by 1 instead, so kernels
+ * with undefined divisions compute some value rather than raise SIGFPE in
+ * the host process (safe_div.c). */
+void cc_guard_integer_division(LLVMModuleRef m);
+
 /* Binary container (binary.c). cc_binary_pack returns a malloc'd
  * container of the bitcode and option string; cc_binary_unpack validates
  * one and points into it (no copy). */
