@@ -138,8 +138,9 @@ int main(void) {
   cl_int err;
   ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
   check(err, "clCreateContext");
-  q = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
-  check(err, "clCreateCommandQueue");
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+  q = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+  check(err, "clCreateCommandQueueWithProperties");
   run_type("int", sizeof(int));
   run_type("float", sizeof(float));
   clReleaseCommandQueue(q);

@@ -541,7 +541,7 @@ static void test_geometric(const ftype *t, cl_program prog, int n) {
   cl_mem m[] = {make_buffer(size, a), make_buffer(size, b),
                 make_buffer(nvec * esz * NGS, NULL),
                 make_buffer(size * NGV, NULL)};
-  char name[8];
+  char name[16];
   snprintf(name, sizeof name, "g%d", n);
   run(prog, name, nvec, m, 4);
   read_buffer(m[2], nvec * esz * NGS, os);

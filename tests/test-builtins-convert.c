@@ -548,8 +548,8 @@ static void test_as_type(void) {
       host_in[k] = (unsigned char)rnd();
     REQUIRE_OK(clEnqueueWriteBuffer(env.queue, in, CL_TRUE, 0, 128, host_in,
                                     0, NULL, NULL));
-    char name[32];
-    snprintf(name, sizeof name, "as_from_%s", t[a].name);
+    char name[64];
+    snprintf(name, sizeof name, "as_from_%.40s", t[a].name);
     cl_kernel k = clCreateKernel(prog, name, &err);
     REQUIRE_OK(err);
     REQUIRE_OK(clSetKernelArg(k, 0, sizeof in, &in));
