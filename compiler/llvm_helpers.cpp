@@ -1,8 +1,8 @@
 // This file contains the few LLVM operations the compiler needs that the
 // LLVM C API lacks: linking only the needed definitions of a module,
 // replacing a global's uses (through constant expressions) inside one
-// function, attaching a loop ID with interleave hints, and demangling
-// names for the build log.
+// function, attaching a loop ID with interleave hints, scalarising one
+// function's vector arithmetic, and demangling names for the build log.
 #include "compiler_internal.h"
 
 #include <llvm/Analysis/LoopInfo.h>
@@ -15,6 +15,9 @@
 #include <llvm/IR/ReplaceConstant.h>
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/Linker/Linker.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 
 #include <memory>
@@ -100,6 +103,54 @@ extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
   llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
   id->replaceOperandWith(0, id);
   inst->setMetadata(llvm::LLVMContext::MD_loop, id);
+  return true;
+}
+
+namespace {
+// The analysis managers one function pass pipeline needs, registered.
+struct FunctionPasses {
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  FunctionPasses() {
+    llvm::PassBuilder pb;
+    pb.registerModuleAnalyses(mam);
+    pb.registerCGSCCAnalyses(cgam);
+    pb.registerFunctionAnalyses(fam);
+    pb.registerLoopAnalyses(lam);
+    pb.crossRegisterProxies(lam, fam, cgam, mam);
+  }
+};
+} // namespace
+
+// Lanes of the floating-point vector phis of func: after scalarisation,
+// each lane is one value carried around a loop, i.e. one register per
+// vectorised copy.
+static unsigned fp_vector_phi_lanes(llvm::Function &func) {
+  unsigned lanes = 0;
+  for (llvm::BasicBlock &bb : func)
+    for (llvm::PHINode &phi : bb.phis())
+      if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(phi.getType()))
+        if (vt->getElementType()->isFloatingPointTy())
+          lanes += vt->getNumElements();
+  return lanes;
+}
+
+extern "C" bool cc_scalarize_function(LLVMValueRef fn, unsigned max_lanes,
+                                      unsigned *lanes) {
+  auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
+  FunctionPasses passes;
+  // Private vectors live in allocas until SROA: the scalariser splits
+  // only SSA values, and the phis say how many chains the loops carry.
+  llvm::SROAPass(llvm::SROAOptions::PreserveCFG).run(func, passes.fam);
+  *lanes = fp_vector_phi_lanes(func);
+  if (*lanes == 0 || *lanes > max_lanes)
+    return false;
+  passes.fam.invalidate(func, llvm::PreservedAnalyses::none());
+  llvm::ScalarizerPassOptions opts;
+  opts.ScalarizeLoadStore = true;
+  llvm::ScalarizerPass(opts).run(func, passes.fam);
   return true;
 }
 

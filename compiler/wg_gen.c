@@ -555,6 +555,24 @@ static unsigned count_fp_ops(LLVMValueRef fn) {
   return n;
 }
 
+/* The most lanes of any floating-point vector value in fn (1: none). */
+static unsigned widest_fp_vector(LLVMValueRef fn) {
+  unsigned widest = 1;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMTypeRef t = LLVMTypeOf(i);
+      if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
+        continue;
+      LLVMTypeKind k = LLVMGetTypeKind(LLVMGetElementType(t));
+      if ((k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind) &&
+          LLVMGetVectorSize(t) > widest)
+        widest = LLVMGetVectorSize(t);
+    }
+  return widest;
+}
+
 /* LLVM's cost model interleaves only small loops; a kernel with a long
  * floating-point body (a compute-bound one, like clpeak's) then runs one
  * dependent vector chain and waits on FMA latency. Four interleaved
@@ -567,15 +585,40 @@ static void hint_interleave(cc_wg *wg) {
     return;   /* no loop over work-items */
   const char *env = getenv("SKEIN_INTERLEAVE");
   int count = env ? atoi(env) : 4;
+  if (count < 1 || count > 16)
+    return;
+  /* A compute-bound kernel written in float4 or double8 runs one
+   * work-item at a time: LLVM's vectorisers do not widen values that are
+   * vectors already. Split its vectors into lanes first; each lane is
+   * then an independent chain across 16 work-items. Only kernels whose
+   * loops carry vectors (dependent chains) gain: straight-line vector
+   * code overlaps across work-items in the out-of-order core anyway, and
+   * scalarising it multiplies the optimiser's time. Each value a loop
+   * carries then needs one register per vectorised copy, so kernels
+   * that already carry many (hand-interleaved chains) stay as they are,
+   * and the copies are fewer the more lanes there are (AVX-512 has 32
+   * registers; 24 leaves room for temporaries). */
+  unsigned vec_lanes = widest_fp_vector(wg->body), chains;
+  if (vec_lanes > 1 && count_fp_ops(wg->body) >= 16 &&
+      !getenv("SKEIN_NO_SCALARIZE") &&
+      cc_scalarize_function(wg->body, 32, &chains)) {
+    int fit = 24 / (int)chains;
+    if (cc_dump_enabled("modes")) {
+      size_t len;
+      fprintf(stderr, "skein: %s: vectors split into lanes (%u carried)\n",
+              LLVMGetValueName2(wg->fn, &len), chains);
+    }
+    while (count > 1 && count > fit)
+      count /= 2;
+  }
   /* A kernel with its own loop puts that loop inside the work-item loop,
    * where the innermost-loop vectoriser cannot widen across work-items:
    * vectorise the work-item loop as an outer loop instead, 16 lanes times
    * the interleave count (the backend splits the wide vectors into that
    * many independent chains). */
-  if (count >= 1 && count <= 16 &&
-      cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count))
+  if (cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count))
     return;
-  if (count >= 1 && count <= 16 && count_fp_ops(wg->body) >= 32)
+  if (count_fp_ops(wg->body) >= 32)
     cc_set_loop_interleave(wg->x_latch, (unsigned)count);
 }
 

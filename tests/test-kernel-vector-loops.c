@@ -1,0 +1,193 @@
+/* Tests loop-mode kernels written in vector types whose loops carry
+ * vector values: Skein splits such kernels into lanes and vectorises
+ * the work-item loop across work-items (compiler/wg_gen.c). Uniform and
+ * per-work-item trip counts, vector loads and stores inside the loop,
+ * float and double, group sizes that leave partial vectors. Every kernel
+ * uses fma, so the host computes the same values bit for bit. */
+#include "test_util.h"
+#include <math.h>
+#include <stdint.h>
+
+static const char *source =
+    "#define STEP(x, y) x = fma(y, x, y); y = fma(x, y, x);\n"
+    "#define STEPS(x, y) STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y) \\\n"
+    "                    STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y)\n"
+    "kernel void chain16(global float16 *o, float a, int n) {\n"
+    "  float16 x = (float16)(a) + (float16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9,\n"
+    "                                      10, 11, 12, 13, 14, 15) * 0.01f;\n"
+    "  float16 y = (float16)((float)get_local_id(0) * 0.001f);\n"
+    "  for (int i = 0; i < n; i++) { STEPS(x, y) }\n"
+    "  o[get_global_id(0)] = y;\n"
+    "}\n"
+    "kernel void varying4(global const double4 *in, global double4 *o) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  double4 acc = (double4)(0.5, 0.25, 0.125, 1.0), t = acc;\n"
+    "  for (int i = 0; i < (int)(g % 23); i++) {\n"
+    "    double4 v = in[(g + i) % 256];\n"
+    "    acc = fma(acc, v, t); t = fma(t, v, acc);\n"
+    "    acc = fma(acc, t, v); t = fma(t, acc, v);\n"
+    "    acc = fma(acc, v, t); t = fma(t, v, acc);\n"
+    "    acc = fma(acc, t, v); t = fma(t, acc, v);\n"
+    "    acc = fma(acc, v, t); t = fma(t, v, acc);\n"
+    "    acc = fma(acc, t, v); t = fma(t, acc, v);\n"
+    "    acc = fma(acc, v, t); t = fma(t, v, acc);\n"
+    "    acc = fma(acc, t, v); t = fma(t, acc, v);\n"
+    "    acc *= 0.5; t *= 0.25;\n"
+    "  }\n"
+    "  o[g] = acc + t;\n"
+    "}\n"
+    "kernel void store8(global float8 *o, float c, int n) {\n"
+    "  size_t g = get_global_id(0);\n"
+    "  float8 x = (float8)((float)(g % 97) * 0.01f);\n"
+    "  float8 y = x + (float8)(0, 1, 2, 3, 4, 5, 6, 7) * 0.125f;\n"
+    "  for (int i = 0; i < n; i++) {\n"
+    "    STEPS(x, y)\n"
+    "    x = x * c; y = y * c;\n"
+    "    o[g * n + i] = x + y;\n"
+    "  }\n"
+    "}\n";
+
+enum { N = 2048 + 45 };            /* not a multiple of any vector width */
+static const size_t local = 119;
+
+static void host_step(float *x, float *y) {
+  *x = fmaf(*y, *x, *y);
+  *y = fmaf(*x, *y, *x);
+}
+
+static int same_float(float a, float b) {
+  uint32_t ua, ub;
+  memcpy(&ua, &a, 4);
+  memcpy(&ub, &b, 4);
+  return ua == ub || (isnan(a) && isnan(b));
+}
+
+static void test_chain16(test_env *env, cl_program p) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "chain16", &err);
+  REQUIRE_OK(err);
+  static float out[N * 16];
+  cl_mem o = clCreateBuffer(env->context, 0, sizeof out, NULL, &err);
+  REQUIRE_OK(err);
+  float a = 0.0625f;
+  int n = 3;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  size_t global = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (size_t g = 0; g < N; g++)
+    for (int c = 0; c < 16; c++) {
+      float x = a + (float)c * 0.01f, y = (float)(g % local) * 0.001f;
+      for (int i = 0; i < n * 8; i++)
+        host_step(&x, &y);
+      if (!same_float(out[g * 16 + c], y) && bad++ < 3)
+        fprintf(stderr, "chain16[%zu].s%d = %a, want %a\n", g, c,
+                out[g * 16 + c], y);
+    }
+  CHECK_EQ(bad, 0);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
+static void test_varying4(test_env *env, cl_program p) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "varying4", &err);
+  REQUIRE_OK(err);
+  static double in[256 * 4], out[N * 4];
+  for (int i = 0; i < 256 * 4; i++)
+    in[i] = 0.75 + (double)(i % 11) * 0.03125;
+  cl_mem bi = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, sizeof in,
+                             in, &err);
+  REQUIRE_OK(err);
+  cl_mem bo = clCreateBuffer(env->context, 0, sizeof out, NULL, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+  size_t global = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  static const double init[4] = {0.5, 0.25, 0.125, 1.0};
+  int bad = 0;
+  for (size_t g = 0; g < N; g++)
+    for (int c = 0; c < 4; c++) {
+      double acc = init[c], t = acc;
+      for (int i = 0; i < (int)(g % 23); i++) {
+        double v = in[((g + i) % 256) * 4 + c];
+        for (int r = 0; r < 4; r++) {
+          acc = fma(acc, v, t);
+          t = fma(t, v, acc);
+          acc = fma(acc, t, v);
+          t = fma(t, acc, v);
+        }
+        acc *= 0.5;
+        t *= 0.25;
+      }
+      double want = acc + t;
+      if (out[g * 4 + c] != want && !(isnan(want) && isnan(out[g * 4 + c]))
+          && bad++ < 3)
+        fprintf(stderr, "varying4[%zu].s%d = %a, want %a\n", g, c,
+                out[g * 4 + c], want);
+    }
+  CHECK_EQ(bad, 0);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+  clReleaseKernel(k);
+}
+
+static void test_store8(test_env *env, cl_program p) {
+  cl_int err;
+  enum { ITERS = 5 };
+  cl_kernel k = clCreateKernel(p, "store8", &err);
+  REQUIRE_OK(err);
+  static float out[N * ITERS * 8];
+  cl_mem o = clCreateBuffer(env->context, 0, sizeof out, NULL, &err);
+  REQUIRE_OK(err);
+  float c = 0.5f;
+  int n = ITERS;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof c, &c));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  size_t global = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (size_t g = 0; g < N; g++)
+    for (int l = 0; l < 8; l++) {
+      float x = (float)(g % 97) * 0.01f, y = x + (float)l * 0.125f;
+      for (int i = 0; i < ITERS; i++) {
+        for (int s = 0; s < 8; s++)
+          host_step(&x, &y);
+        x *= c;
+        y *= c;
+        float got = out[(g * ITERS + i) * 8 + l];
+        if (!same_float(got, x + y) && bad++ < 3)
+          fprintf(stderr, "store8[%zu][%d].s%d = %a, want %a\n", g, i, l,
+                  got, x + y);
+      }
+    }
+  CHECK_EQ(bad, 0);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
+int main(void) {
+  test_env env;
+  test_setup(&env);
+  /* CL3.0: the global sizes are not multiples of the local size. */
+  cl_program p = test_build(&env, source, "-cl-std=CL3.0");
+  test_chain16(&env, p);
+  test_varying4(&env, p);
+  test_store8(&env, p);
+  clReleaseProgram(p);
+  test_teardown(&env);
+  return test_finish("kernel-vector-loops");
+}
