@@ -27,7 +27,32 @@ typedef struct skein_launch {
   void *const *args;
   /* The runtime services generated code may call (fiber mode). */
   const skein_hooks *hooks;
+  /* The launch's printf buffer (builtins/printf.c appends to it), NULL
+   * for kernels that do not call printf. */
+  struct skein_printf_buffer *printf_buffer;
 } skein_launch;
+
+/* The records of every printf call of one launch, appended by the
+ * work-items of all groups at once and formatted by the host when the
+ * launch has finished (runtime/printf.c). */
+typedef struct skein_printf_buffer {
+  uint64_t used;              /* bytes reserved so far (atomic, never more
+                                 than capacity) */
+  uint64_t capacity;          /* CL_DEVICE_PRINTF_BUFFER_SIZE */
+  unsigned char *data;        /* capacity bytes, zeroed, 8-byte aligned */
+} skein_printf_buffer;
+
+/* One record in skein_printf_buffer.data, followed by the call's
+ * arguments packed without padding (layout says where each one is). */
+typedef struct skein_printf_record {
+  uint32_t size;              /* whole record, a multiple of 8 */
+  uint32_t arg_size;          /* argument bytes after the header */
+  uint64_t group;             /* linear work-group id */
+  uint64_t local;             /* linear local id in the group */
+  const char *format;         /* the format string (program constant) */
+  const char *layout;         /* the arguments' sizes and kinds, from the
+                                 compiler (compiler/printf_lower.c) */
+} skein_printf_record;
 
 /* One work-group, as the work-group function sees it. Built on the stack
  * of the work-group function; work-item builtins read it. */

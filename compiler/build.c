@@ -5,6 +5,7 @@
  * its code at once, and concurrent builds share no LLVM state. */
 #include "compiler_internal.h"
 #include "math_lib.h"   /* libsleef calls of the math builtins */
+#include "printf_lower.h" /* printf calls become buffer records */
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -458,6 +459,7 @@ static cc_status backend(build *b) {
   cc_status st = find_kernels(b);
   if (st == CC_OK) {
     choose_modes(b);
+    cc_printf_lower(b->m, b->kernels, b->p->kernels, b->p->num_kernels);
     st = link_and_generate(b);
   }
   if (st != CC_OK)

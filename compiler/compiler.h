@@ -71,6 +71,8 @@ typedef struct cc_kernel_info {
                                       mode sizes its stacks from it) */
   bool uses_barriers;          /* runs in fiber mode: reaches a barrier or
                                   collective (or SKEIN_MODE=fiber) */
+  bool uses_printf;            /* reaches printf: launches get a printf
+                                  buffer (compiler/printf_lower.c) */
   skein_wg_fn wg;              /* the JIT-compiled work-group function */
 } cc_kernel_info;
 

@@ -3,6 +3,7 @@
  * clCreateSubDevices (Skein's device cannot be partitioned yet). */
 #include "info.h"
 #include "platform.h"
+#include "printf.h"
 
 /* clCompileProgram and clLinkProgram are not implemented yet: the device
  * says it has no linker. FULL_PROFILE requires CL_TRUE here once a
@@ -211,7 +212,7 @@ static cl_int rt_device_info_limits(RT_INFO_PARAMS) {
   case CL_DEVICE_MAX_CONSTANT_ARGS:
     RT_INFO_VALUE(cl_uint, 8);
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
-    RT_INFO_VALUE(size_t, 1024 * 1024);
+    RT_INFO_VALUE(size_t, RT_PRINTF_BUFFER_SIZE); /* runtime/printf.h */
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
     RT_INFO_VALUE(cl_uint, simd);

@@ -10,6 +10,7 @@
 #include "event.h"
 #include "mem.h"
 #include "platform.h"
+#include "printf.h"
 #include "../scheduler/scheduler.h"
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -194,7 +195,14 @@ static cl_int ndrange_run(cl_event ev) {
     return CL_SUCCESS;
   c->job.fn = run_group;
   c->job.arg = c;
+  /* Only kernels that print get a printf buffer; their output reaches
+   * stdout before the command completes. */
+  if (c->kernel->info->uses_printf &&
+      !(c->launch.printf_buffer = rt_printf_buffer_create()))
+    return CL_OUT_OF_HOST_MEMORY;
   sched_run(&c->job);
+  rt_printf_flush(c->launch.printf_buffer);
+  c->launch.printf_buffer = NULL;
   /* CL_OUT_OF_RESOURCES: a failure to allocate resources on the device,
    * here a work-item stack that overflowed. */
   return atomic_load(&c->failed) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
