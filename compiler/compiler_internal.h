@@ -82,13 +82,15 @@ void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
 bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width);
 
 /* Promotes fn's private variables to registers and sets *lanes to the
- * floating-point vector lanes its loops carry (phis). If that is between 1
- * and max_lanes, splits fn's vector arithmetic, loads and stores into scalar
- * operations, lane by lane, so the work-item loop can be vectorised across
- * work-items instead, and returns true. Keeps the control flow (branch
- * instructions stay valid). */
-bool cc_scalarize_function(LLVMValueRef fn, unsigned max_lanes,
-                           unsigned *lanes);
+ * floating-point vector lanes its loops carry (phis; in 32-bit units, a
+ * double counts two). If that is between 1 and max_lanes and no loop
+ * inside the loop of latch (the work-item loop) loads or stores vectors,
+ * splits fn's vector arithmetic, loads and stores into scalar operations,
+ * lane by lane, so the work-item loop can be vectorised across work-items
+ * instead, and returns true. Keeps the control flow (branch instructions
+ * stay valid). */
+bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
+                           unsigned max_lanes, unsigned *lanes);
 
 /* Runs fn(arg) under LLVM's crash recovery; returns false if it crashed
  * (a signal such as SIGSEGV or SIGABRT inside it). Thread-safe. */

@@ -16,6 +16,7 @@
 #include <llvm/Demangle/Demangle.h>
 #include <llvm/Linker/Linker.h>
 #include <llvm/Passes/PassBuilder.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Support/CrashRecoveryContext.h>
@@ -80,7 +81,8 @@ extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
     return false;
   // VPlan's native path does not refuse values of vector type (a kernel
   // computing in float4 ...): it emits IR that crashes later passes. Only
-  // scalar loops take it; vector kernels keep one work-item at a time.
+  // scalar loops take it (cc_scalarize_function splits vector kernels
+  // first where that pays).
   for (llvm::BasicBlock *bb : loop->blocks())
     for (llvm::Instruction &i : *bb) {
       if (i.getType()->isVectorTy())
@@ -124,29 +126,65 @@ struct FunctionPasses {
 };
 } // namespace
 
-// Lanes of the floating-point vector phis of func: after scalarisation,
-// each lane is one value carried around a loop, i.e. one register per
-// vectorised copy.
+// The 32-bit lanes (a double counts two) of the floating-point vector
+// phis of func: after scalarisation, each is one value carried around a
+// loop, i.e. one register's worth per 16 work-items vectorised together.
 static unsigned fp_vector_phi_lanes(llvm::Function &func) {
   unsigned lanes = 0;
   for (llvm::BasicBlock &bb : func)
     for (llvm::PHINode &phi : bb.phis())
       if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(phi.getType()))
         if (vt->getElementType()->isFloatingPointTy())
-          lanes += vt->getNumElements();
+          lanes += vt->getNumElements() *
+                   ((vt->getScalarSizeInBits() + 31) / 32);
   return lanes;
 }
 
-extern "C" bool cc_scalarize_function(LLVMValueRef fn, unsigned max_lanes,
-                                      unsigned *lanes) {
+// True if a loop inside the loop of latch moves vectors to or from
+// memory: split into lanes, each access would become a gather or a
+// scatter across work-items, which costs a memory-bound loop (a
+// float16 read loop) ten times its speed.
+static bool inner_loops_access_vectors(llvm::Function &func,
+                                       llvm::BasicBlock *latch) {
+  llvm::DominatorTree dt(func);
+  llvm::LoopInfo li(dt);
+  llvm::Loop *outer = li.getLoopFor(latch);
+  if (!outer)
+    return false;
+  for (llvm::Loop *inner : outer->getLoopsInPreorder()) {
+    if (inner == outer)
+      continue;
+    for (llvm::BasicBlock *bb : inner->blocks())
+      for (llvm::Instruction &i : *bb) {
+        llvm::Type *t = nullptr;
+        if (auto *ld = llvm::dyn_cast<llvm::LoadInst>(&i))
+          t = ld->getType();
+        else if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
+          t = st->getValueOperand()->getType();
+        if (t && t->isVectorTy())
+          return true;
+      }
+  }
+  return false;
+}
+
+extern "C" bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
+                                      unsigned max_lanes, unsigned *lanes) {
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
+  auto *br = llvm::cast<llvm::Instruction>(llvm::unwrap(latch));
   FunctionPasses passes;
   // Private vectors live in allocas until SROA: the scalariser splits
   // only SSA values, and the phis say how many chains the loops carry.
   llvm::SROAPass(llvm::SROAOptions::PreserveCFG).run(func, passes.fam);
   *lanes = fp_vector_phi_lanes(func);
-  if (*lanes == 0 || *lanes > max_lanes)
+  if (*lanes == 0 || *lanes > max_lanes ||
+      inner_loops_access_vectors(func, br->getParent()))
     return false;
+  // InstCombine folds the ABI's round trips (a float2 passed to a builtin
+  // as a double is bitcast there and back), which the scalariser cannot
+  // split and which would keep the loop vector-typed.
+  passes.fam.invalidate(func, llvm::PreservedAnalyses::none());
+  llvm::InstCombinePass().run(func, passes.fam);
   passes.fam.invalidate(func, llvm::PreservedAnalyses::none());
   llvm::ScalarizerPassOptions opts;
   opts.ScalarizeLoadStore = true;

@@ -601,7 +601,7 @@ static void hint_interleave(cc_wg *wg) {
   unsigned vec_lanes = widest_fp_vector(wg->body), chains;
   if (vec_lanes > 1 && count_fp_ops(wg->body) >= 16 &&
       !getenv("SKEIN_NO_SCALARIZE") &&
-      cc_scalarize_function(wg->body, 32, &chains)) {
+      cc_scalarize_function(wg->body, wg->x_latch, 32, &chains)) {
     int fit = 24 / (int)chains;
     if (cc_dump_enabled("modes")) {
       size_t len;
