@@ -26,6 +26,8 @@ struct cc_program {
   cc_kernel_info *kernels;
   unsigned char *binary;      /* cc_program_binary's container */
   size_t binary_size;
+  cc_kind kind;               /* objects and libraries have no kernels */
+  char *options;              /* cc_program_options */
 };
 
 /* Everything one build owns while it runs. */
@@ -204,9 +206,9 @@ static cc_status check_undefined(build *b) {
         cc_ctx_function(b->m, name) || cc_math_is_lib_function(name))
       continue;
     char *pretty = cc_demangle(name);
-    cc_log_printf(&b->log, "error: undefined function '%s' [%s] (a built-in "
-                  "Skein does not provide yet?)\n", pretty ? pretty : name,
-                  name);
+    cc_log_printf(&b->log, "error: undefined function '%s' [%s]: no linked "
+                  "program defines it, nor does Skein's built-in library\n",
+                  pretty ? pretty : name, name);
     free(pretty);
     st = CC_BUILD_FAILED;
   }
@@ -511,22 +513,40 @@ static cc_status build_end(build *b, cc_status st, cc_program **out,
   return st;
 }
 
-/* The front end: source to module; the binary keeps its bitcode. */
+/* The front end: source (and embedded headers) to module. */
 static cc_status frontend(build *b, const char *source, size_t length,
-                          const char *options) {
+                          const cc_header *headers, unsigned num_headers) {
   if (!cc_clang_compile(b->ctx, source, length,
                         (const char *const *)b->opts.argv, b->opts.argc,
-                        &b->m, &b->log))
+                        headers, num_headers, &b->m, &b->log))
     return CC_BUILD_FAILED;
   stage_done(b, "frontend");
   dump(b->m, "frontend");
+  return CC_OK;
+}
+
+/* Makes b->m's bitcode, with options, the program's binary. */
+static cc_status pack(build *b, const char *options) {
   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(b->m);
+  free(b->p->binary);
   b->p->binary = cc_binary_pack(LLVMGetBufferStart(bc), LLVMGetBufferSize(bc),
                                 options, &b->p->binary_size);
   LLVMDisposeMemoryBuffer(bc);
-  return b->p->binary ? CC_OK : CC_OUT_OF_MEMORY;
+  free(b->p->options);
+  b->p->options = strdup(options ? options : "");
+  return b->p->binary && b->p->options ? CC_OK : CC_OUT_OF_MEMORY;
 }
 
+/* The end of every link that makes an executable: the linked module
+ * (before builtins) is the binary, then the back end. */
+static cc_status finish_executable(build *b, const char *options) {
+  b->p->kind = CC_KIND_EXECUTABLE;
+  cc_status st = pack(b, options);
+  return st == CC_OK ? backend(b) : st;
+}
+
+/* clBuildProgram: compile and link of one unit, whose link is only the
+ * binary (the front end's module with the build options). */
 static cc_status build_source(const char *source, size_t length,
                               const char *options, const cc_device_caps *caps,
                               cc_program **out, char **log) {
@@ -537,47 +557,20 @@ static cc_status build_source(const char *source, size_t length,
     st = CC_OUT_OF_MEMORY;
   if (st == CC_OK) {
     build_begin(&b);
-    st = frontend(&b, source, length, options);
+    st = frontend(&b, source, length, NULL, 0);
   }
   if (st == CC_OK)
-    st = backend(&b);
+    st = finish_executable(&b, options);
   return build_end(&b, st, out, log);
 }
 
-/* Parses the bitcode of a validated container into the build. */
-static cc_status load_binary(build *b, const unsigned char *binary,
-                             size_t size) {
-  const unsigned char *bc;
-  size_t bc_size;
-  const char *stored;
-  if (!cc_binary_unpack(binary, size, &bc, &bc_size, &stored, &b->log))
-    return CC_INVALID_BINARY;
-  if (!(b->p->binary = malloc(size)))
-    return CC_OUT_OF_MEMORY;
-  memcpy(b->p->binary, binary, size);
-  b->p->binary_size = size;
-  /* The stored options decide what the front end saw (argument names). */
-  cc_options old;
-  cc_status st = cc_options_parse(stored, NULL, &old, &b->log);
-  b->opts.kernel_arg_info |= old.kernel_arg_info;
-  b->opts.opt_disable |= old.opt_disable;
-  cc_options_free(&old);
-  if (st != CC_OK)
-    return st == CC_INVALID_OPTIONS ? CC_INVALID_BINARY : st;
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-      (const char *)bc, bc_size, "binary");
-  if (LLVMParseBitcodeInContext2(b->ctx, buf, &b->m)) {
-    b->m = NULL;
-    cc_log_printf(&b->log, "error: invalid program binary: bad bitcode\n");
-    st = CC_INVALID_BINARY;
-  }
-  LLVMDisposeMemoryBuffer(buf);
-  return st;
-}
-
-static cc_status build_binary(const unsigned char *binary, size_t size,
-                              const char *options, const cc_device_caps *caps,
-                              cc_program **out, char **log) {
+/* clCompileProgram: the front end's module, marked as an object, is the
+ * whole result. */
+static cc_status compile_source(const char *source, size_t length,
+                                const char *options, const cc_header *headers,
+                                unsigned num_headers,
+                                const cc_device_caps *caps, cc_program **out,
+                                char **log) {
   build b;
   memset(&b, 0, sizeof(b));
   cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
@@ -585,19 +578,167 @@ static cc_status build_binary(const unsigned char *binary, size_t size,
     st = CC_OUT_OF_MEMORY;
   if (st == CC_OK) {
     build_begin(&b);
-    st = load_binary(&b, binary, size);
+    st = frontend(&b, source, length, headers, num_headers);
   }
+  if (st == CC_OK) {
+    cc_unit_set_kind(b.m, CC_KIND_OBJECT, false);
+    b.p->kind = CC_KIND_OBJECT;
+    st = pack(&b, options);
+  }
+  return build_end(&b, st, out, log);
+}
+
+/* Parses the bitcode of container bin into a new module *m of b's
+ * context; *stored receives its options (pointing into bin). */
+static cc_status parse_unit(build *b, const unsigned char *bin, size_t size,
+                            LLVMModuleRef *m, const char **stored) {
+  const unsigned char *bc;
+  size_t bc_size;
+  if (!cc_binary_unpack(bin, size, &bc, &bc_size, stored, &b->log))
+    return CC_INVALID_BINARY;
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+      (const char *)bc, bc_size, "binary");
+  cc_status st = CC_OK;
+  if (LLVMParseBitcodeInContext2(b->ctx, buf, m)) {
+    *m = NULL;
+    cc_log_printf(&b->log, "error: invalid program binary: bad bitcode\n");
+    st = CC_INVALID_BINARY;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  return st;
+}
+
+/* Parses every input of a link and joins them into b->m; *merged
+ * collects their options. Math link options change objects, and
+ * libraries made with -enable-link-options. */
+static cc_status link_units(build *b, const unsigned char *const *bins,
+                            const size_t *sizes, unsigned n,
+                            const cc_link_options *lo, char **merged) {
+  for (unsigned i = 0; i < n; i++) {
+    LLVMModuleRef m;
+    const char *stored;
+    cc_status st = parse_unit(b, bins[i], sizes[i], &m, &stored);
+    if (st != CC_OK)
+      return st;
+    bool unit_lo;
+    cc_kind kind = cc_unit_take_kind(m, &unit_lo);
+    if (kind == CC_KIND_EXECUTABLE) {
+      cc_log_printf(&b->log, "error: input program %u is not a compiled "
+                    "object or library\n", i + 1);
+      st = CC_BUILD_FAILED;
+    } else if (!cc_unit_merge_options(merged, stored)) {
+      st = CC_OUT_OF_MEMORY;
+    }
+    if (st != CC_OK) {
+      LLVMDisposeModule(m);
+      return st;
+    }
+    if (!lo->library && (kind == CC_KIND_OBJECT || unit_lo))
+      cc_unit_apply_math(m, lo);
+    if (!b->m)
+      b->m = m;
+    else if (!cc_unit_link(b->m, m, i + 1, &b->log))
+      return CC_BUILD_FAILED;
+  }
+  stage_done(b, "link-units");
+  return CC_OK;
+}
+
+/* clLinkProgram: n objects or libraries to a library or an executable. */
+static cc_status link_programs(const unsigned char *const *bins,
+                               const size_t *sizes, unsigned n,
+                               const char *options,
+                               const cc_device_caps *caps, cc_program **out,
+                               char **log) {
+  build b;
+  memset(&b, 0, sizeof(b));
+  cc_link_options lo;
+  char *merged = NULL;
+  cc_status st = cc_link_options_parse(options, &lo, &b.log);
+  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
+    st = CC_OUT_OF_MEMORY;
+  if (st == CC_OK) {
+    build_begin(&b);
+    st = link_units(&b, bins, sizes, n, &lo, &merged);
+  }
+  /* What the back end needs of the units' options (argument names,
+   * -cl-opt-disable). */
   if (st == CC_OK)
-    st = backend(&b);
+    st = cc_options_parse(merged, caps, &b.opts, &b.log);
+  if (st == CC_OK && lo.library) {
+    cc_unit_set_kind(b.m, CC_KIND_LIBRARY, lo.enable_options);
+    b.p->kind = CC_KIND_LIBRARY;
+    st = pack(&b, merged);
+  } else if (st == CC_OK) {
+    st = finish_executable(&b, merged);
+  }
+  free(merged);
+  return build_end(&b, st, out, log);
+}
+
+/* Parses the bitcode of a validated container into the build; a binary
+ * program keeps its container as it came. */
+static cc_status load_binary(build *b, const unsigned char *binary,
+                             size_t size, const char **stored) {
+  cc_status st = parse_unit(b, binary, size, &b->m, stored);
+  if (st != CC_OK)
+    return st;
+  if (!(b->p->binary = malloc(size)) || !(b->p->options = strdup(*stored)))
+    return CC_OUT_OF_MEMORY;
+  memcpy(b->p->binary, binary, size);
+  b->p->binary_size = size;
+  /* The stored options decide what the front end saw (argument names). */
+  cc_options old;
+  st = cc_options_parse(*stored, NULL, &old, &b->log);
+  b->opts.kernel_arg_info |= old.kernel_arg_info;
+  b->opts.opt_disable |= old.opt_disable;
+  cc_options_free(&old);
+  return st == CC_INVALID_OPTIONS ? CC_INVALID_BINARY : st;
+}
+
+/* An executable binary goes to the back end; a compiled object or
+ * library is only validated (load_only) or linked alone into an
+ * executable. */
+static cc_status build_binary(const unsigned char *binary, size_t size,
+                              const char *options, const cc_device_caps *caps,
+                              bool load_only, cc_program **out, char **log) {
+  build b;
+  memset(&b, 0, sizeof(b));
+  const char *stored = NULL;
+  char *merged = NULL;
+  cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
+  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
+    st = CC_OUT_OF_MEMORY;
+  if (st == CC_OK) {
+    build_begin(&b);
+    st = load_binary(&b, binary, size, &stored);
+  }
+  if (st == CC_OK) {
+    bool unit_lo;
+    b.p->kind = cc_unit_take_kind(b.m, &unit_lo);
+    if (b.p->kind == CC_KIND_EXECUTABLE)
+      st = backend(&b);
+    else if (!load_only)
+      st = cc_unit_merge_options(&merged, stored)
+               ? finish_executable(&b, merged)
+               : CC_OUT_OF_MEMORY;
+  }
+  free(merged);
   return build_end(&b, st, out, log);
 }
 
 /* One build, as run by the crash guard. */
 typedef struct build_request {
-  const char *source;          /* source build, or NULL for a binary */
+  enum { REQ_SOURCE, REQ_BINARY, REQ_LOAD, REQ_COMPILE, REQ_LINK } what;
+  const char *source;
   size_t length;
   const unsigned char *binary;
   size_t size;
+  const cc_header *headers;              /* REQ_COMPILE */
+  unsigned num_headers;
+  const unsigned char *const *binaries;  /* REQ_LINK */
+  const size_t *sizes;
+  unsigned n;
   const char *options;
   const cc_device_caps *caps;
   cc_program *out;
@@ -607,10 +748,25 @@ typedef struct build_request {
 
 static void run_request(void *arg) {
   build_request *r = arg;
-  r->st = r->source ? build_source(r->source, r->length, r->options,
-                                   r->caps, &r->out, &r->log)
-                    : build_binary(r->binary, r->size, r->options, r->caps,
-                                   &r->out, &r->log);
+  switch (r->what) {
+  case REQ_SOURCE:
+    r->st = build_source(r->source, r->length, r->options, r->caps, &r->out,
+                         &r->log);
+    break;
+  case REQ_BINARY:
+  case REQ_LOAD:
+    r->st = build_binary(r->binary, r->size, r->options, r->caps,
+                         r->what == REQ_LOAD, &r->out, &r->log);
+    break;
+  case REQ_COMPILE:
+    r->st = compile_source(r->source, r->length, r->options, r->headers,
+                           r->num_headers, r->caps, &r->out, &r->log);
+    break;
+  case REQ_LINK:
+    r->st = link_programs(r->binaries, r->sizes, r->n, r->options, r->caps,
+                          &r->out, &r->log);
+    break;
+  }
 }
 
 /* Runs r under LLVM's crash recovery: an LLVM crash (a bug in LLVM, or
@@ -636,17 +792,51 @@ static cc_status guarded(build_request *r, cc_program **out, char **log) {
 cc_status cc_build_source(const char *source, size_t length,
                           const char *options, const cc_device_caps *caps,
                           cc_program **out, char **log) {
-  build_request r = {.source = source, .length = length, .options = options,
-                     .caps = caps};
+  build_request r = {.what = REQ_SOURCE, .source = source, .length = length,
+                     .options = options, .caps = caps};
   return guarded(&r, out, log);
 }
 
 cc_status cc_build_binary(const unsigned char *binary, size_t size,
                           const char *options, const cc_device_caps *caps,
                           cc_program **out, char **log) {
-  build_request r = {.binary = binary, .size = size, .options = options,
+  build_request r = {.what = REQ_BINARY, .binary = binary, .size = size,
+                     .options = options, .caps = caps};
+  return guarded(&r, out, log);
+}
+
+cc_status cc_load_binary(const unsigned char *binary, size_t size,
+                         const cc_device_caps *caps, cc_program **out,
+                         char **log) {
+  build_request r = {.what = REQ_LOAD, .binary = binary, .size = size,
                      .caps = caps};
   return guarded(&r, out, log);
+}
+
+cc_status cc_compile_source(const char *source, size_t length,
+                            const char *options, const cc_header *headers,
+                            unsigned n, const cc_device_caps *caps,
+                            cc_program **out, char **log) {
+  build_request r = {.what = REQ_COMPILE, .source = source, .length = length,
+                     .headers = headers, .num_headers = n, .options = options,
+                     .caps = caps};
+  return guarded(&r, out, log);
+}
+
+cc_status cc_link(const unsigned char *const *binaries, const size_t *sizes,
+                  unsigned n, const char *options,
+                  const cc_device_caps *caps, cc_program **out, char **log) {
+  build_request r = {.what = REQ_LINK, .binaries = binaries, .sizes = sizes,
+                     .n = n, .options = options, .caps = caps};
+  return guarded(&r, out, log);
+}
+
+cc_kind cc_program_kind(const cc_program *p) {
+  return p->kind;
+}
+
+const char *cc_program_options(const cc_program *p) {
+  return p->options ? p->options : "";
 }
 
 const unsigned char *cc_program_binary(const cc_program *p, size_t *size) {
@@ -679,5 +869,6 @@ void cc_program_destroy(cc_program *p) {
     cc_kernel_info_free(&p->kernels[k]);
   free(p->kernels);
   free(p->binary);
+  free(p->options);
   free(p);
 }

@@ -13,6 +13,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
 #include <memory>
@@ -38,13 +39,40 @@ static const char input_name[] = "input.cl";
 // skein_uniform_arith.h and skein_extended_bit_ops.h), included after the default header like -include;
 // an absolute name, so that lookup finds the remapped buffer directly.
 static const char decls_name[] = "/skein/skein_decls.h";
+// clCompileProgram's embedded headers live in memory under this folder,
+// which is searched first (-I): "#include "dir/name.h"" finds them
+// without any file on disk.
+static const char headers_dir[] = "/skein/input-headers";
+
+// A file system that shows the n embedded headers under headers_dir
+// over the real one (user -I folders and headers stay reachable).
+static llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem>
+headers_fs(const cc_header *headers, unsigned n) {
+  auto mem = llvm::makeIntrusiveRefCnt<llvm::vfs::InMemoryFileSystem>();
+  for (unsigned i = 0; i < n; i++) {
+    std::string path = std::string(headers_dir) + "/" + headers[i].name;
+    mem->addFile(path, 0,
+                 llvm::MemoryBuffer::getMemBufferCopy(
+                     llvm::StringRef(headers[i].text, headers[i].length),
+                     path));
+  }
+  auto overlay = llvm::makeIntrusiveRefCnt<llvm::vfs::OverlayFileSystem>(
+      llvm::vfs::getRealFileSystem());
+  overlay->pushOverlay(mem);
+  return overlay;
+}
 
 extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
                                  size_t length, const char *const *args,
-                                 int nargs, LLVMModuleRef *out,
+                                 int nargs, const cc_header *headers,
+                                 unsigned nheaders, LLVMModuleRef *out,
                                  cc_log *log) {
   std::vector<const char *> argv(std::begin(fixed_args),
                                  std::end(fixed_args));
+  if (nheaders) {
+    argv.push_back("-I");
+    argv.push_back(headers_dir);
+  }
   argv.insert(argv.end(), args, args + nargs);
   argv.push_back(input_name);
 
@@ -65,6 +93,8 @@ extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
     // -Werror and -Wno-... to it now, or they would have no effect.
     clang::ProcessWarningOptions(ci.getDiagnostics(), ci.getDiagnosticOpts(),
                                  /*ReportDiags=*/false);
+    if (nheaders)
+      ci.createFileManager(headers_fs(headers, nheaders));
     clang::PreprocessorOptions &pp = ci.getPreprocessorOpts();
     pp.addRemappedFile(input_name,
                        llvm::MemoryBuffer::getMemBufferCopy(

@@ -106,6 +106,56 @@ cc_status cc_build_binary(const unsigned char *binary, size_t size,
                           const char *options, const cc_device_caps *caps,
                           cc_program **out, char **log);
 
+/* What a program binary holds (CL_PROGRAM_BINARY_TYPE). */
+typedef enum cc_kind {
+  CC_KIND_EXECUTABLE,  /* kernels ready to run */
+  CC_KIND_OBJECT,      /* clCompileProgram's compiled object */
+  CC_KIND_LIBRARY,     /* clLinkProgram -create-library */
+} cc_kind;
+
+/* An embedded header of clCompileProgram: the source text that
+ * #include "name" (name may contain folders: "dir/a.h") finds. */
+typedef struct cc_header {
+  const char *name;
+  const char *text;
+  size_t length;
+} cc_header;
+
+/* Compiles source with the compile options and the n embedded headers
+ * into a compiled object: front-end bitcode only, nothing linked or
+ * generated. *out owns an unbuilt program of kind CC_KIND_OBJECT whose
+ * cc_program_binary is the object. *log as for cc_build_source. */
+cc_status cc_compile_source(const char *source, size_t length,
+                            const char *options, const cc_header *headers,
+                            unsigned n, const cc_device_caps *caps,
+                            cc_program **out, char **log);
+
+/* Links the n binaries (compiled objects or libraries, as made by
+ * cc_compile_source or cc_link) with the link options (-create-library,
+ * -enable-link-options and the math options of clLinkProgram;
+ * CC_INVALID_OPTIONS for anything else). With -create-library *out is an
+ * unbuilt CC_KIND_LIBRARY program; otherwise an executable built like
+ * cc_build_source's. A symbol defined twice, a function called but
+ * defined nowhere, or a binary that is not an object or library give
+ * CC_BUILD_FAILED with the reason in *log. */
+cc_status cc_link(const unsigned char *const *binaries, const size_t *sizes,
+                  unsigned n, const char *options,
+                  const cc_device_caps *caps, cc_program **out, char **log);
+
+/* Loads a binary of any kind: an executable is built as cc_build_binary
+ * does; a compiled object or library is only validated (*out is an
+ * unbuilt program of that kind). cc_build_binary, in contrast, builds an
+ * executable from any kind. */
+cc_status cc_load_binary(const unsigned char *binary, size_t size,
+                         const cc_device_caps *caps, cc_program **out,
+                         char **log);
+
+/* The kind of p, and the options its binary records (for executables
+ * made by cc_link: the options of its units that rule launches, such as
+ * -cl-std and -cl-kernel-arg-info). Owned by p. */
+cc_kind cc_program_kind(const cc_program *p);
+const char *cc_program_options(const cc_program *p);
+
 unsigned cc_program_num_kernels(const cc_program *p);
 const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i);
 /* NULL if the program has no kernel of that name. */

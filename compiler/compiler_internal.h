@@ -46,11 +46,13 @@ cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
 void cc_options_free(cc_options *o);
 
 /* Runs the Clang front end (cc1) in process on source (named input.cl)
- * with args, producing a module in ctx. Diagnostics go to log. Returns
- * true and *out on success. (clang_frontend.cpp: Clang has no C API for
- * this.) */
+ * with args and the nheaders embedded headers (found by their include
+ * names before any -I folder), producing a module in ctx. Diagnostics go
+ * to log. Returns true and *out on success. (clang_frontend.cpp: Clang
+ * has no C API for this.) */
 bool cc_clang_compile(LLVMContextRef ctx, const char *source, size_t length,
                       const char *const *args, int nargs,
+                      const cc_header *headers, unsigned nheaders,
                       LLVMModuleRef *out, cc_log *log);
 
 /* Links into dst the definitions of src that dst references (Linker's
@@ -230,6 +232,43 @@ unsigned char *cc_binary_pack(const void *bc, size_t bc_size,
 bool cc_binary_unpack(const unsigned char *bin, size_t size,
                       const unsigned char **bc, size_t *bc_size,
                       const char **options, cc_log *log);
+
+/* ---- compiled objects, libraries and their linking (link.c) ---- */
+/* The link options of clLinkProgram, read by cc_link_options_parse. */
+typedef struct cc_link_options {
+  bool library;          /* -create-library */
+  bool enable_options;   /* -enable-link-options */
+  bool denorms_zero, no_signed_zeros, unsafe_math, finite_math;
+} cc_link_options;
+
+/* Parses a clLinkProgram option string (may be NULL); CC_INVALID_OPTIONS
+ * with a log line for anything the spec does not list for linking. */
+cc_status cc_link_options_parse(const char *options, cc_link_options *o,
+                                cc_log *log);
+
+/* Records in m what kind of unit it is (an internal marker global that
+ * survives the bitcode round trip); link_options: a library made with
+ * -enable-link-options. */
+void cc_unit_set_kind(LLVMModuleRef m, cc_kind kind, bool link_options);
+/* Reads and removes m's marker: CC_KIND_EXECUTABLE when there is none. */
+cc_kind cc_unit_take_kind(LLVMModuleRef m, bool *link_options);
+
+/* Applies the math link options o to every function of m, as the same
+ * compile options would have (function attributes, fast-math flags). */
+void cc_unit_apply_math(LLVMModuleRef m, const cc_link_options *o);
+
+/* Links unit src (input number index, from 1) into dst; consumes src.
+ * A function or variable both define is logged by name; false then, or
+ * if LLVM's linker fails. */
+bool cc_unit_link(LLVMModuleRef dst, LLVMModuleRef src, unsigned index,
+                  cc_log *log);
+
+/* Adds to *acc (malloc'd, may start NULL) the options of unit_options
+ * that rule how its kernels are built and launched, without repeats:
+ * -cl-kernel-arg-info, -cl-opt-disable, -cl-uniform-work-group-size and
+ * the lowest -cl-std (CL1.2 when a unit gives none). False on allocation
+ * failure. */
+bool cc_unit_merge_options(char **acc, const char *unit_options);
 
 /* The SKEIN_DUMP environment variable: true if it names stage (a
  * comma-separated list, or "all"). */

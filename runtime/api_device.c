@@ -5,10 +5,10 @@
 #include "platform.h"
 #include "printf.h"
 
-/* clCompileProgram and clLinkProgram are not implemented yet: the device
- * says it has no linker. FULL_PROFILE requires CL_TRUE here once a
- * compiler is available, so set this to 1 when they land. */
-#define RT_HAVE_LINKER 0
+/* clCompileProgram and clLinkProgram compile and link separately
+ * (compiler/link.c): the device has a linker, as FULL_PROFILE requires
+ * once a compiler is available. */
+#define RT_HAVE_LINKER 1
 
 /* Returned by the query groups below for a param_name they do not know;
  * positive, so it is never mistaken for a CL error code. */

@@ -184,15 +184,27 @@ cl_int CL_API_CALL clReleaseProgram(cl_program program) {
   return CL_SUCCESS;
 }
 
+/* The binary of p's current state: the executable's, or the compiled
+ * object or library itself; NULL (size 0) before any. */
+static const unsigned char *current_binary(cl_program p, size_t *size) {
+  *size = 0;
+  if (p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE && p->cc)
+    return cc_program_binary(p->cc, size);
+  if (p->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+      p->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+    *size = p->binary_size;
+    return p->binary;
+  }
+  return NULL;
+}
+
 /* CL_PROGRAM_BINARIES: param_value is the application's array of one
  * pointer per device; a NULL entry skips that device. */
 static cl_int program_binaries(cl_program p, size_t param_value_size,
                                void *param_value,
                                size_t *param_value_size_ret) {
-  const unsigned char *bin = NULL;
-  size_t size = 0;
-  if (p->cc)
-    bin = cc_program_binary(p->cc, &size);
+  size_t size;
+  const unsigned char *bin = current_binary(p, &size);
   /* CL_INVALID_VALUE if param_value_size is < size of return type and
    * param_value is not NULL. */
   RT_RETURN_IF(param_value && param_value_size < sizeof(unsigned char *),
@@ -209,12 +221,12 @@ static cl_int program_binaries(cl_program p, size_t param_value_size,
 static cl_int program_info_locked(cl_program p, cl_program_info param_name,
                                   size_t param_value_size, void *param_value,
                                   size_t *param_value_size_ret) {
-  bool built = p->status == CL_BUILD_SUCCESS && p->cc;
+  bool built = p->status == CL_BUILD_SUCCESS && p->cc &&
+               p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   switch (param_name) {
   case CL_PROGRAM_BINARY_SIZES: {
-    size_t size = 0;
-    if (p->cc)
-      cc_program_binary(p->cc, &size);
+    size_t size;
+    current_binary(p, &size);
     RT_INFO_VALUE(size_t, size);
   }
   case CL_PROGRAM_BINARIES:
@@ -430,9 +442,13 @@ cl_program CL_API_CALL clLinkProgram(
                errcode_ret);
   /* CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL. */
   RT_FAIL_IF(!pfn_notify && user_data, CL_INVALID_VALUE, errcode_ret);
-  /* CL_INVALID_LINKER_OPTIONS, CL_INVALID_OPERATION (an input that is not
-   * a compiled object or library) and CL_LINK_PROGRAM_FAILURE come from
-   * the link itself; on a link failure the program is still returned. */
+  /* CL_INVALID_LINKER_OPTIONS if the linker options specified by options
+   * are invalid; CL_INVALID_OPERATION if an input is not a compiled
+   * binary or library (or its compile has not completed); both checked
+   * by the link. CL_LINK_PROGRAM_FAILURE if there is a failure to link:
+   * the program is still returned, so that its log can be read. The link
+   * runs before clLinkProgram returns; the notification may be called
+   * from the calling thread. */
   cl_program p = rt_program_link(context, options, num_input_programs,
                                  input_programs, &err);
   RT_FAIL_IF(!p, err, errcode_ret);

@@ -1,15 +1,12 @@
 /* This file contains the program object's behaviour: creation from source
  * or binary, building through compiler/, and destruction. Argument
  * validation and error codes of the API live in api_program.c. */
-#define _GNU_SOURCE /* nftw, mkdtemp */
 #include "program.h"
 #include "context.h"
 #include "platform.h"
-#include <ftw.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static char *dup_string(const char *s) {
   size_t n = strlen(s) + 1;
@@ -18,8 +15,6 @@ static char *dup_string(const char *s) {
     memcpy(d, s, n);
   return d;
 }
-
-static void header_dir_release(struct rt_header_dir *d);
 
 /* Allocates a program of ctx with no code, status CL_BUILD_NONE. */
 static cl_program program_alloc(cl_context ctx) {
@@ -63,12 +58,11 @@ cl_program rt_program_create_source(cl_context ctx, const char *source,
 
 cl_program rt_program_create_binary(cl_context ctx, const unsigned char *bin,
                                     size_t size, cl_int *err) {
-  /* Loading validates the container and its bitcode; the loaded program
-   * is kept so that a build without options costs nothing. */
+  /* Loading validates the container and its bitcode; a loaded
+   * executable is kept so that a build without options costs nothing. */
   cc_program *cc = NULL;
   char *log = NULL;
-  cc_status st = cc_build_binary(bin, size, NULL, &ctx->device->caps, &cc,
-                                 &log);
+  cc_status st = cc_load_binary(bin, size, &ctx->device->caps, &cc, &log);
   free(log);
   if (st != CC_OK) {
     *err = st == CC_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY : CL_INVALID_BINARY;
@@ -87,8 +81,20 @@ cl_program rt_program_create_binary(cl_context ctx, const unsigned char *bin,
   memcpy(copy, bin, size);
   p->binary = copy;
   p->binary_size = size;
-  p->cc = cc;
-  p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  /* A compiled object or library waits for clLinkProgram (or a build). */
+  switch (cc_program_kind(cc)) {
+  case CC_KIND_OBJECT:
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+    cc_program_destroy(cc);
+    break;
+  case CC_KIND_LIBRARY:
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_LIBRARY;
+    cc_program_destroy(cc);
+    break;
+  default:
+    p->cc = cc;
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+  }
   *err = CL_SUCCESS;
   return p;
 }
@@ -101,7 +107,8 @@ static bool option_is(const char *s, size_t n, const char *opt) {
  * work-groups must be uniform (OpenCL C 1.x, the default without -cl-std,
  * or -cl-uniform-work-group-size) and whether argument info was asked.
  * See program.h for what a binary program assumes. */
-static void parse_launch_options(cl_program p, const char *options) {
+static void parse_launch_options(cl_program p, const char *options,
+                                 bool linked) {
   bool std_given = false, std2plus = false, force_uniform = false;
   bool arg_info = false;
   const char *s = options;
@@ -119,14 +126,15 @@ static void parse_launch_options(cl_program p, const char *options) {
     }
     s += n;
   }
-  if (p->source) {
+  /* A linked program knows its units' -cl-std (cc_program_options). */
+  if (p->source || linked) {
     p->uniform_work_groups = p->uniform_chosen = !std2plus || force_uniform;
   } else {
     p->uniform_work_groups = force_uniform || (std_given && !std2plus);
     p->uniform_chosen = !std2plus || force_uniform;
   }
   /* Only programs built from source keep argument info (clGetKernelArgInfo). */
-  p->kernel_arg_info = arg_info && p->source;
+  p->kernel_arg_info = arg_info && (p->source || linked);
 }
 
 /* Joins the kernel names of cc with ';' (CL_PROGRAM_KERNEL_NAMES). */
@@ -211,8 +219,14 @@ cl_int rt_program_build(cl_program p, const char *options) {
     p->cc = cc;
     free(p->kernel_names);
     p->kernel_names = names;
-    parse_launch_options(p, opts);
+    parse_launch_options(p, opts, false);
     p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    if (p->source) {
+      /* A compiled object of the source is replaced by the executable. */
+      free(p->binary);
+      p->binary = NULL;
+      p->binary_size = 0;
+    }
   }
   p->status = st == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
   if (opts) {
@@ -242,142 +256,50 @@ void rt_program_release(cl_program p) {
   free(p->options);
   free(p->log);
   free(p->kernel_names);
-  free(p->compile_options);
-  header_dir_release(p->header_dir);
   pthread_mutex_destroy(&p->lock);
   cl_context ctx = p->context;
   free(p);
   clReleaseContext(ctx);
 }
 
-/* The folder clCompileProgram writes a program's input headers to:
- * shared by the program and the libraries linked from it, removed with
- * the last of them. */
-typedef struct rt_header_dir {
-  atomic_uint refs;
-  char path[];
-} rt_header_dir;
 
-static int remove_entry(const char *path, const struct stat *sb, int flag,
-                        struct FTW *ftw) {
-  (void)sb, (void)flag, (void)ftw;
-  return remove(path);
+/* Keeps the container of the unbuilt program cc (an object or library)
+ * as p's binary, with its type; takes cc. Under p->lock. */
+static cl_int keep_unit(cl_program p, cc_program *cc) {
+  size_t size;
+  const unsigned char *bin = cc_program_binary(cc, &size);
+  unsigned char *copy = malloc(size);
+  cl_program_binary_type type = cc_program_kind(cc) == CC_KIND_LIBRARY
+                                    ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                    : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
+  if (copy)
+    memcpy(copy, bin, size);
+  cc_program_destroy(cc);
+  if (!copy)
+    return CL_OUT_OF_HOST_MEMORY;
+  if (p->cc)
+    cc_program_destroy(p->cc);
+  p->cc = NULL;
+  free(p->kernel_names);
+  p->kernel_names = NULL;
+  free(p->binary);
+  p->binary = copy;
+  p->binary_size = size;
+  p->binary_type = type;
+  return CL_SUCCESS;
 }
 
-static void header_dir_release(rt_header_dir *d) {
-  if (!d || atomic_fetch_sub(&d->refs, 1) != 1)
-    return;
-  nftw(d->path, remove_entry, 8, FTW_DEPTH | FTW_PHYS);
-  free(d);
-}
-
-static rt_header_dir *header_dir_create(void) {
-  const char *tmp = getenv("TMPDIR");
-  if (!tmp || !*tmp)
-    tmp = "/tmp";
-  size_t n = strlen(tmp) + sizeof "/skein-headers-XXXXXX";
-  rt_header_dir *d = malloc(sizeof *d + n);
-  if (!d)
-    return NULL;
-  snprintf(d->path, n, "%s/skein-headers-XXXXXX", tmp);
-  if (!mkdtemp(d->path)) {
-    free(d);
-    return NULL;
-  }
-  atomic_init(&d->refs, 1);
-  return d;
-}
-
-/* Writes len bytes of text to dir/name, creating the folders in name.
- * Names that could leave dir (absolute, or with "..") are refused. */
-static bool write_header(const char *dir, const char *name, const char *text,
-                         size_t len) {
-  if (name[0] == '/' || strstr(name, ".."))
-    return false;
-  size_t n = strlen(dir) + strlen(name) + 2;
-  char *path = malloc(n);
-  if (!path)
-    return false;
-  snprintf(path, n, "%s/%s", dir, name);
-  for (char *s = path + strlen(dir) + 1; (s = strchr(s, '/')); s++) {
-    *s = '\0';
-    mkdir(path, 0700);
-    *s = '/';
-  }
-  FILE *f = fopen(path, "wb");
-  bool ok = f && fwrite(text, 1, len, f) == len;
-  if (f)
-    ok = fclose(f) == 0 && ok;
-  free(path);
-  return ok;
-}
-
-/* Writes every input header; *log names the first that failed. */
-static rt_header_dir *write_headers(cl_uint n, const cl_program *headers,
-                                    const char **names, char **log) {
-  rt_header_dir *d = header_dir_create();
-  for (cl_uint i = 0; d && i < n; i++) {
-    if (!write_header(d->path, names[i], headers[i]->source,
-                      headers[i]->source_len)) {
-      size_t size = strlen(names[i]) + 64;
-      if ((*log = malloc(size)))
-        snprintf(*log, size, "error: cannot use header '%s'\n", names[i]);
-      header_dir_release(d);
-      return NULL;
-    }
-  }
-  return d;
-}
-
-/* "options -I"dir"" as a malloc'd string. */
-static char *with_include(const char *options, const rt_header_dir *d) {
-  size_t n = strlen(options) + (d ? strlen(d->path) : 0) + 8;
-  char *s = malloc(n);
-  if (s && d)
-    snprintf(s, n, "%s -I\"%s\"", options, d->path);
-  else if (s)
-    snprintf(s, n, "%s", options);
-  return s;
-}
-
-/* Compiles a one-line source with options: the compiler's verdict on the
- * options alone (CC_INVALID_OPTIONS or not). */
-static cc_status probe_options(cl_program p, const char *options) {
-  cc_program *cc = NULL;
-  char *log = NULL;
-  cc_status st = cc_build_source("\n", 1, options, &p->context->device->caps,
-                                 &cc, &log);
-  if (cc)
-    cc_program_destroy(cc);
-  free(log);
-  return st == CC_INVALID_OPTIONS || st == CC_OUT_OF_MEMORY ? st : CC_OK;
-}
-
-/* Records p as a compiled object (or the failure), under p->lock. */
-static void finish_compile(cl_program p, cc_status st, const char *opts,
-                           char *copts, rt_header_dir *dir, char *log) {
-  pthread_mutex_lock(&p->lock);
-  if (st == CC_OK) {
-    if (p->cc)
-      cc_program_destroy(p->cc);
-    p->cc = NULL;
-    free(p->kernel_names);
-    p->kernel_names = NULL;
-    free(p->compile_options);
-    p->compile_options = copts;
-    header_dir_release(p->header_dir);
-    p->header_dir = dir;
-    p->binary_type = CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
-  }
-  p->status = st == CC_OK ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
-  char *o = dup_string(opts);
+/* Records the outcome of a compile or link in p: status, options, log. */
+static void set_outcome(cl_program p, bool ok, const char *options,
+                        char *log) {
+  p->status = ok ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+  char *o = dup_string(options ? options : "");
   if (o) {
     free(p->options);
     p->options = o;
   }
   free(p->log);
   p->log = log ? log : dup_string("");
-  pthread_mutex_unlock(&p->lock);
 }
 
 cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
@@ -385,17 +307,24 @@ cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
   cl_int err = begin_build(p);
   if (err != CL_SUCCESS)
     return err;
-  const char *opts = options ? options : "";
-  char *log = NULL, *copts = NULL;
-  rt_header_dir *dir = NULL;
-  cc_status st = probe_options(p, opts);
-  if (st == CC_OK && n && !(dir = write_headers(n, headers, names, &log)))
-    st = log ? CC_BUILD_FAILED : CC_OUT_OF_MEMORY;
-  if (st == CC_OK && !(copts = with_include(opts, dir)))
+  cc_header *hdrs = n ? calloc(n, sizeof(*hdrs)) : NULL;
+  cc_program *cc = NULL;
+  char *log = NULL;
+  cc_status st = CC_OUT_OF_MEMORY;
+  if (hdrs || !n) {
+    /* Header programs hold immutable source: no lock is needed. */
+    for (cl_uint i = 0; i < n; i++)
+      hdrs[i] = (cc_header){names[i], headers[i]->source,
+                            headers[i]->source_len};
+    st = cc_compile_source(p->source, p->source_len, options, hdrs, n,
+                           &p->context->device->caps, &cc, &log);
+  }
+  free(hdrs);
+  pthread_mutex_lock(&p->lock);
+  if (st == CC_OK && keep_unit(p, cc) != CL_SUCCESS)
     st = CC_OUT_OF_MEMORY;
-  if (st != CC_OK)
-    header_dir_release(dir);
-  finish_compile(p, st, opts, copts, dir, log);
+  set_outcome(p, st == CC_OK, options, log);
+  pthread_mutex_unlock(&p->lock);
   switch (st) {
   case CC_OK: return CL_SUCCESS;
   case CC_INVALID_OPTIONS: return CL_INVALID_COMPILER_OPTIONS;
@@ -404,140 +333,79 @@ cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
   }
 }
 
-/* Reads the link options: the ones a link may take, and the math options
- * among them (which the link's compile uses) into *math. */
-static bool parse_link_options(const char *options, bool *library,
-                               char *math, size_t cap) {
-  static const char *const allowed[] = {
-      "-cl-denorms-are-zero", "-cl-no-signed-zeros",
-      "-cl-unsafe-math-optimizations", "-cl-finite-math-only",
-      "-cl-fast-relaxed-math", "-cl-no-subgroup-ifp"};
-  *library = false;
-  math[0] = '\0';
-  for (const char *s = options ? options : ""; *s;) {
-    s += strspn(s, " \t\r\n");
-    size_t n = strcspn(s, " \t\r\n");
-    if (!n)
-      break;
-    bool ok = option_is(s, n, "-enable-link-options");
-    if (option_is(s, n, "-create-library"))
-      ok = *library = true;
-    for (size_t i = 0; !ok && i < sizeof allowed / sizeof *allowed; i++) {
-      if (option_is(s, n, allowed[i]) && strlen(math) + n + 2 < cap) {
-        strcat(math, " ");
-        strncat(math, s, n);
-        ok = true;
-      }
-    }
-    if (!ok)
-      return false;
-    s += n;
-  }
-  return true;
-}
-
-/* The one compilation unit a link takes, read under its lock. */
-static cl_int take_unit(cl_program in, cl_context ctx, char **copts,
-                        rt_header_dir **dir) {
+/* Copies input in's container if it is a compiled object or library of
+ * ctx whose compile (or link) has completed successfully, under its
+ * lock: a later compile of in cannot pull it away during the link. */
+static cl_int take_unit(cl_program in, cl_context ctx, unsigned char **bin,
+                        size_t *size) {
   cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&in->lock);
-  if (in->status != CL_BUILD_SUCCESS || !in->source ||
-      in->context != ctx ||
+  if (in->context != ctx || !in->binary ||
+      in->status == CL_BUILD_IN_PROGRESS || in->status == CL_BUILD_ERROR ||
       (in->binary_type != CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT &&
        in->binary_type != CL_PROGRAM_BINARY_TYPE_LIBRARY)) {
     err = CL_INVALID_OPERATION;
-  } else if (!(*copts = dup_string(in->compile_options))) {
+  } else if (!(*bin = malloc(in->binary_size))) {
     err = CL_OUT_OF_HOST_MEMORY;
-  } else if ((*dir = in->header_dir)) {
-    atomic_fetch_add(&(*dir)->refs, 1);
+  } else {
+    memcpy(*bin, in->binary, in->binary_size);
+    *size = in->binary_size;
   }
   pthread_mutex_unlock(&in->lock);
   return err;
 }
 
-/* Sets a linked program's outcome fields. */
-static void link_result(cl_program p, cl_build_status st,
-                        cl_program_binary_type type, const char *options,
-                        const char *log) {
-  pthread_mutex_lock(&p->lock);
-  p->status = st;
-  p->binary_type = st == CL_BUILD_SUCCESS ? type : p->binary_type;
-  char *o = dup_string(options ? options : "");
-  if (o) {
-    free(p->options);
-    p->options = o;
-  }
-  char *l = log ? dup_string(log) : NULL;
-  if (l) {
-    free(p->log);
-    p->log = l;
-  }
-  pthread_mutex_unlock(&p->lock);
-}
-
-cl_program rt_program_link(cl_context ctx, const char *options, cl_uint n,
-                           const cl_program *inputs, cl_int *err) {
-  bool library;
-  char math[512];
-  if (!parse_link_options(options, &library, math, sizeof math)) {
-    *err = CL_INVALID_LINKER_OPTIONS;
+/* Links the copied containers; *err as rt_program_link returns it. */
+static cl_program link_units(cl_context ctx, const char *options, cl_uint n,
+                             const unsigned char **bins, const size_t *sizes,
+                             cl_int *err) {
+  cc_program *cc = NULL;
+  char *log = NULL;
+  cc_status st = cc_link(bins, sizes, n, options, &ctx->device->caps, &cc,
+                         &log);
+  cl_program p = NULL;
+  if (st == CC_INVALID_OPTIONS || st == CC_OUT_OF_MEMORY ||
+      !(p = program_alloc(ctx))) {
+    *err = st == CC_INVALID_OPTIONS ? CL_INVALID_LINKER_OPTIONS
+                                    : CL_OUT_OF_HOST_MEMORY;
+    cc_program_destroy(cc);
+    free(log);
     return NULL;
   }
-  char *copts = NULL;
-  rt_header_dir *dir = NULL;
-  for (cl_uint i = 0; i < n; i++) {
-    char *c = NULL;
-    rt_header_dir *d = NULL;
-    *err = take_unit(inputs[i], ctx, &c, &d);
-    if (i == 0) {
-      copts = c, dir = d;
-    } else {
-      free(c);
-      header_dir_release(d);
-    }
-    if (*err != CL_SUCCESS) {
-      free(copts);
-      header_dir_release(dir);
-      return NULL;
-    }
-  }
-  cl_program p = rt_program_create_source(ctx, inputs[0]->source,
-                                          inputs[0]->source_len);
-  char *build_opts = p ? malloc(strlen(copts) + strlen(math) + 2) : NULL;
-  if (!build_opts) {
-    if (p)
-      rt_program_release(p);
-    free(copts);
-    header_dir_release(dir);
+  char *names = NULL;
+  *err = st == CC_OK ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+  if (st == CC_OK && cc_program_kind(cc) != CC_KIND_EXECUTABLE) {
+    *err = keep_unit(p, cc);
+  } else if (st == CC_OK && !(names = join_kernel_names(cc))) {
+    cc_program_destroy(cc);
     *err = CL_OUT_OF_HOST_MEMORY;
-    return NULL;
+  } else if (st == CC_OK) {
+    p->cc = cc;
+    p->kernel_names = names;
+    p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    parse_launch_options(p, cc_program_options(cc), true);
   }
-  sprintf(build_opts, "%s %s", copts, math);
-  if (n > 1) {
-    /* compiler/ compiles whole programs: it cannot join modules yet. */
-    link_result(p, CL_BUILD_ERROR, 0, options,
-                "error: Skein cannot link more than one compiled program "
-                "yet; build them as one source\n");
-    *err = CL_LINK_PROGRAM_FAILURE;
-  } else if (library) {
-    p->compile_options = copts, copts = NULL;
-    p->header_dir = dir, dir = NULL;
-    link_result(p, CL_BUILD_SUCCESS, CL_PROGRAM_BINARY_TYPE_LIBRARY, options,
-                NULL);
-    *err = CL_SUCCESS;
-  } else {
-    *err = rt_program_build(p, build_opts);
-    if (*err == CL_BUILD_PROGRAM_FAILURE || *err == CL_INVALID_BUILD_OPTIONS)
-      *err = CL_LINK_PROGRAM_FAILURE;
-    link_result(p, *err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR,
-                CL_PROGRAM_BINARY_TYPE_EXECUTABLE, options, NULL);
-  }
-  free(build_opts);
-  free(copts);
-  header_dir_release(dir);
+  set_outcome(p, *err == CL_SUCCESS, options, log);
   if (*err == CL_OUT_OF_HOST_MEMORY) {
     rt_program_release(p);
     return NULL;
   }
+  return p;
+}
+
+cl_program rt_program_link(cl_context ctx, const char *options, cl_uint n,
+                           const cl_program *inputs, cl_int *err) {
+  unsigned char **bins = calloc(n, sizeof(*bins));
+  size_t *sizes = calloc(n, sizeof(*sizes));
+  *err = bins && sizes ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+  for (cl_uint i = 0; i < n && *err == CL_SUCCESS; i++)
+    *err = take_unit(inputs[i], ctx, &bins[i], &sizes[i]);
+  cl_program p = NULL;
+  if (*err == CL_SUCCESS)
+    p = link_units(ctx, options, n, (const unsigned char **)bins, sizes, err);
+  for (cl_uint i = 0; bins && i < n; i++)
+    free(bins[i]);
+  free(bins);
+  free(sizes);
   return p;
 }

@@ -13,7 +13,9 @@ struct _cl_program {
   cl_context context;            /* retained */
   char *source;                  /* NUL-terminated; NULL for binaries */
   size_t source_len;
-  unsigned char *binary;         /* clCreateProgramWithBinary's copy */
+  unsigned char *binary;         /* clCreateProgramWithBinary's copy, or
+                                    the compiled object of
+                                    clCompileProgram */
   size_t binary_size;
   /* Attached kernels (each also holds a program reference). A build is
    * refused while this is not 0, so cc below stays stable for them. */
@@ -33,11 +35,6 @@ struct _cl_program {
   bool uniform_work_groups;      /* required: a non-uniform launch fails */
   bool uniform_chosen;           /* NULL local sizes divide the global size */
   bool kernel_arg_info;          /* built from source with -cl-kernel-arg-info */
-  /* clCompileProgram: the options the source is compiled with at link
-   * time (with -I naming header_dir, where the input headers were
-   * written; removed with the program). */
-  char *compile_options;
-  struct rt_header_dir *header_dir;  /* shared with libraries made of p */
 };
 
 /* Creates a program of ctx holding a copy of the source (not NUL-
@@ -58,21 +55,21 @@ cl_program rt_program_create_binary(cl_context ctx, const unsigned char *bin,
  * Safe to call while other threads query p. */
 cl_int rt_program_build(cl_program p, const char *options);
 
-/* clCompileProgram for a program made from source: validates options
- * (CL_INVALID_COMPILER_OPTIONS), writes the n input headers (programs
- * made from source) under their include names and records p as a
- * compiled object. Compile errors surface at link time: compiler/ has no
- * separate compile step yet. Same CL_INVALID_OPERATION rules as a build. */
+/* clCompileProgram for a program made from source: compiles it with
+ * options and the n input headers (programs made from source, found by
+ * their include names) into a compiled object kept in p->binary.
+ * Returns CL_SUCCESS, CL_COMPILE_PROGRAM_FAILURE (log in p),
+ * CL_INVALID_COMPILER_OPTIONS or CL_OUT_OF_HOST_MEMORY; same
+ * CL_INVALID_OPERATION rules as a build. */
 cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
                           const cl_program *headers, const char **names);
 
-/* clLinkProgram of compiled objects or libraries (checked here:
- * CL_INVALID_OPERATION for any other input): -create-library makes a library, otherwise an executable is
- * built. Skein links one compilation unit for now; more fail with
- * CL_LINK_PROGRAM_FAILURE and a log that says so. Returns the new
- * program (also on CL_LINK_PROGRAM_FAILURE, as the spec asks, so its log
- * can be read) with *err set; NULL on CL_INVALID_LINKER_OPTIONS or
- * allocation failure. */
+/* clLinkProgram of the n compiled objects or libraries (checked here:
+ * CL_INVALID_OPERATION for any other input): -create-library makes a
+ * library, otherwise an executable is built. Returns the new program
+ * (also on CL_LINK_PROGRAM_FAILURE, as the spec asks, so its log can be
+ * read) with *err set; NULL on CL_INVALID_LINKER_OPTIONS,
+ * CL_INVALID_OPERATION or allocation failure. */
 cl_program rt_program_link(cl_context ctx, const char *options, cl_uint n,
                            const cl_program *inputs, cl_int *err);
 
