@@ -142,13 +142,6 @@ static bool reference(int s, int d, bool sat, int mode, const void *src,
 
 /* ---- inputs ----------------------------------------------------------- */
 
-static uint64_t rng_state = 0x243f6a8885a308d3ull;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 /* Integer edges: every type's limits and their neighbours, and values at
  * float/double rounding boundaries (ties and ties +- 1). */
@@ -189,10 +182,10 @@ static void gen_int_inputs(int t, void *buf) {
       v = edges[i];
     } else {
       /* Random bit lengths so every magnitude (and rounding) shows up. */
-      int len = (int)(rnd() % 65);
-      uint64_t r = rnd();
+      int len = (int)(test_rand() % 65);
+      uint64_t r = test_rand();
       v = len == 64 ? (i128)r : (i128)(r & ((1ull << len) - 1));
-      if (rnd() & 1)
+      if (test_rand() & 1)
         v = -v;
     }
     put_int(t, (char *)buf + i * types[t].size, v);
@@ -274,24 +267,24 @@ static void gen_fp_inputs(int t, void *buf) {
       put_fp(t, buf, i, edges[i]);
       continue;
     }
-    uint64_t r = rnd();
+    uint64_t r = test_rand();
     switch (r % 4) {
     case 0: /* random bit pattern (every class, NaN payloads) */
       if (t == 8) {
         uint32_t b = (uint32_t)(r >> 32);
         memcpy((float *)buf + i, &b, 4);
       } else {
-        uint64_t b = rnd();
+        uint64_t b = test_rand();
         memcpy((double *)buf + i, &b, 8);
       }
       break;
     case 1: /* ties: integer + 0.5 */
-      put_fp(t, buf, i, (long double)((int64_t)(rnd() % 2001) - 1000) + 0.5L);
+      put_fp(t, buf, i, (long double)((int64_t)(test_rand() % 2001) - 1000) + 0.5L);
       break;
     default: /* random magnitude up to 2^66 with a fractional part */
       put_fp(t, buf, i,
-             ldexpl((long double)(rnd() >> 11) / 9007199254740992.0L,
-                    (int)(rnd() % 67)) * ((r >> 8) & 1 ? -1 : 1));
+             ldexpl((long double)(test_rand() >> 11) / 9007199254740992.0L,
+                    (int)(test_rand() % 67)) * ((r >> 8) & 1 ? -1 : 1));
     }
   }
 }
@@ -545,7 +538,7 @@ static void test_as_type(void) {
   int pairs = 0;
   for (size_t a = 0; a < nt; a++) {
     for (int k = 0; k < 128; k++)
-      host_in[k] = (unsigned char)rnd();
+      host_in[k] = (unsigned char)test_rand();
     REQUIRE_OK(clEnqueueWriteBuffer(env.queue, in, CL_TRUE, 0, 128, host_in,
                                     0, NULL, NULL));
     char name[64];
@@ -581,6 +574,7 @@ static void test_as_type(void) {
 }
 
 int main(void) {
+  test_seed(0x243f6a8885a308d3ull);
   test_setup(&env);
   test_reference();
   test_conversions();

@@ -13,13 +13,6 @@
 
 static test_env env;
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t rnd(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 static size_t appendf(char **buf, size_t *cap, size_t len, const char *fmt,
                       ...) __attribute__((format(printf, 4, 5)));
@@ -118,7 +111,7 @@ static void test_vloadn(void) {
   memset(sentinel, 0xa5, out_bytes);
   for (int t = 0; t < NTYPES; t++) {
     for (size_t k = 0; k < sizeof in; k++)
-      in[k] = (unsigned char)rnd();
+      in[k] = (unsigned char)test_rand();
     size_t es = (size_t)tsize[t], bytes = (size_t)NVW * NREGIONS * SLOTS * es;
     cl_mem bin = make_buffer(CL_MEM_READ_ONLY, SLOTS * es, in);
     cl_mem bout = make_buffer(CL_MEM_READ_WRITE, bytes, sentinel);
@@ -267,18 +260,18 @@ static void half_inputs(double *d) {
       d[i] = i % 2 ? -edge[i / 2] : edge[i / 2];
       continue;
     }
-    uint64_t r = rnd();
+    uint64_t r = test_rand();
     if (r % 3 == 0) { /* random float bits */
       uint32_t b = (uint32_t)(r >> 32);
       float f;
       memcpy(&f, &b, 4);
       d[i] = f;
     } else if (r % 3 == 1) { /* half range, fine fractions */
-      d[i] = ldexp((double)(rnd() >> 11) / 0x1p53, (int)(rnd() % 46) - 28) *
+      d[i] = ldexp((double)(test_rand() >> 11) / 0x1p53, (int)(test_rand() % 46) - 28) *
              (r & 8 ? -1 : 1);
     } else { /* double bits near the half range */
-      uint64_t b = (rnd() & 0x800fffffffffffffull) |
-                   ((uint64_t)(1023 - 30 + rnd() % 50) << 52);
+      uint64_t b = (test_rand() & 0x800fffffffffffffull) |
+                   ((uint64_t)(1023 - 30 + test_rand() % 50) << 52);
       memcpy(&d[i], &b, 8);
     }
   }
@@ -509,6 +502,7 @@ static void test_vload_half(void) {
 }
 
 int main(void) {
+  test_seed(0x9e3779b97f4a7c15ull);
   test_setup(&env);
   test_half_reference();
   test_vloadn();

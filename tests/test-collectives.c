@@ -176,14 +176,6 @@ static size_t bcast_pos(const shape *s, const size_t grp[3]) {
   return (p[2] * lsz[1] + p[1]) * lsz[0] + p[0];
 }
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-
-static uint64_t rng(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 /* The predicates of work_group_all/any, on the value's double bits. */
 static int pred_all(double v) {
@@ -321,7 +313,7 @@ FLOAT_REF(cl_double, DBL_EPSILON)
  * [-1000, 1000], with NaN, +INF and -INF sprinkled in when special. */
 static void fill(const char *type, void *buf, size_t n, int special) {
   for (size_t i = 0; i < n; i++) {
-    uint64_t r = rng();
+    uint64_t r = test_rand();
     double f = ((double)(r >> 11) / 9007199254740992.0) * 2000.0 - 1000.0;
     if (special && r % 11 == 0)
       f = (r >> 8) % 3 == 0 ? NAN : (r >> 8) % 3 == 1 ? INFINITY : -INFINITY;
@@ -436,6 +428,7 @@ static void test_wild_broadcast(void) {
 }
 
 int main(void) {
+  test_seed(0x9e3779b97f4a7c15ull);
   test_setup(&env);
   test_reported();
   test_seed_example();

@@ -51,13 +51,6 @@ static const type_desc types[] = {
     {"int", 4, 1},   {"uint", 4, 0},  {"long", 8, 1},  {"ulong", 8, 0},
 };
 
-static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
-static uint64_t next_random(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 static void store(void *buf, size_t i, size_t size, int64_t v) {
   memcpy((char *)buf + i * size, &v, size);   /* little-endian truncation */
@@ -75,7 +68,7 @@ static int64_t load(const void *buf, size_t i, const type_desc *t) {
 static void fill(const type_desc *t, void *a, void *b) {
   int64_t min = t->is_signed ? (int64_t)(~0ull << (t->size * 8 - 1)) : 0;
   for (size_t i = 0; i < N; i++) {
-    uint64_t ra = next_random(), rb = next_random();
+    uint64_t ra = test_rand(), rb = test_rand();
     int64_t av = (i % 5 == 0) ? min : (int64_t)ra;
     int64_t bv;
     switch (i % 7) {
@@ -167,6 +160,7 @@ static void run_type(test_env *env, cl_program prog, const type_desc *t,
 }
 
 int main(void) {
+  test_seed(0x9e3779b97f4a7c15ull);
   test_env env;
   test_setup(&env);
   static const char *modes[] = {NULL, "fiber"};

@@ -87,14 +87,6 @@ static size_t group_members(const shape *s, const size_t grp[3],
   return m;
 }
 
-static uint64_t rng_state = 0x2545f4914f6cdd1dull;
-
-static uint64_t rng(void) {
-  rng_state ^= rng_state << 13;
-  rng_state ^= rng_state >> 7;
-  rng_state ^= rng_state << 17;
-  return rng_state;
-}
 
 static int mismatches;
 
@@ -177,7 +169,7 @@ FLOAT_REF(cl_double, DBL_EPSILON)
  * floats: factors in [0.9, 1.1] (products of 1024 stay finite). */
 static void fill(const char *type, void *buf, size_t n) {
   for (size_t i = 0; i < n; i++) {
-    uint64_t r = rng() | 1;
+    uint64_t r = test_rand() | 1;
     double f = 0.9 + 0.2 * ((double)(r >> 11) / 9007199254740992.0);
     if (strcmp(type, "int") == 0 || strcmp(type, "uint") == 0)
       ((uint32_t *)buf)[i] = (uint32_t)r;
@@ -281,6 +273,7 @@ static void test_disabled(void) {
 }
 
 int main(void) {
+  test_seed(0x2545f4914f6cdd1dull);
   test_setup(&env);
   test_reported();
   test_functions("-cl-std=CL3.0");

@@ -3,6 +3,19 @@
 
 int test_failures;
 
+static unsigned long long rand_state = 0x9e3779b97f4a7c15ull;
+
+void test_seed(unsigned long long seed) {
+  rand_state = seed ? seed : 0x9e3779b97f4a7c15ull;
+}
+
+unsigned long long test_rand(void) {
+  rand_state ^= rand_state << 13;
+  rand_state ^= rand_state >> 7;
+  rand_state ^= rand_state << 17;
+  return rand_state;
+}
+
 void test_setup(test_env *env) {
   cl_uint n = 0;
   REQUIRE_OK(clGetPlatformIDs(1, &env->platform, &n));

@@ -60,6 +60,12 @@ void test_teardown(test_env *env);
 /* Builds source with options; on failure prints the log and exits. */
 cl_program test_build(test_env *env, const char *source, const char *options);
 
+/* A reproducible pseudo-random stream (xorshift64) for test inputs:
+ * test_seed picks the stream (non-zero), test_rand returns its next
+ * 64 bits. */
+void test_seed(unsigned long long seed);
+unsigned long long test_rand(void);
+
 /* Prints "N passed, N failed"-style summary; returns the exit code. */
 int test_finish(const char *name);
 
