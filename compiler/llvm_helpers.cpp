@@ -83,9 +83,11 @@ extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
   // computing in float4 ...): it emits IR that crashes later passes. Only
   // scalar loops take it (cc_scalarize_function splits vector kernels
   // first where that pays).
+  // Nor does it refuse atomics: it widens an atomicrmw into a scatter of
+  // the pointer operand. Loops with atomics also stay scalar.
   for (llvm::BasicBlock *bb : loop->blocks())
     for (llvm::Instruction &i : *bb) {
-      if (i.getType()->isVectorTy())
+      if (i.getType()->isVectorTy() || i.isAtomic())
         return false;
       for (llvm::Value *op : i.operands())
         if (op->getType()->isVectorTy())

@@ -56,6 +56,9 @@ static const char *const macro_only[] = {
   "cl_khr_work_group_uniform_arithmetic",
   "cl_khr_extended_bit_ops",
   "__opencl_c_work_group_collective_functions",
+  "__opencl_c_fp16",
+  "__opencl_c_atomic_scope_device",
+  "__opencl_c_atomic_scope_all_devices",
 };
 
 /* Whether name ends up enabled after every -cl-ext argument in argv, in

@@ -76,6 +76,10 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
   };
   switch (param_name) {
   case CL_DEVICE_TYPE:
@@ -158,17 +162,27 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
   case CL_DEVICE_SVM_CAPABILITIES:
     RT_INFO_VALUE(cl_device_svm_capabilities, 0);
-  /* The minimum OpenCL 3.0 allows: relaxed atomics at work-group scope;
-   * fences additionally acquire-release. */
+  /* Every order and scope, matching the __opencl_c_atomic_order_* and
+   * __opencl_c_atomic_scope_* features (builtins/atomics_c11.cl makes
+   * them real LLVM atomics of the requested order; SVM is host memory).
+   * Work-item scope exists for fences only. */
   case CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES:
     RT_INFO_VALUE(cl_device_atomic_capabilities,
                   CL_DEVICE_ATOMIC_ORDER_RELAXED |
-                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+                      CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+                      CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
+                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                      CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                      CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
   case CL_DEVICE_ATOMIC_FENCE_CAPABILITIES:
     RT_INFO_VALUE(cl_device_atomic_capabilities,
                   CL_DEVICE_ATOMIC_ORDER_RELAXED |
                       CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP);
+                      CL_DEVICE_ATOMIC_ORDER_SEQ_CST |
+                      CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM |
+                      CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |
+                      CL_DEVICE_ATOMIC_SCOPE_DEVICE |
+                      CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES);
   /* Float arithmetic is the CPU's IEEE 754 arithmetic. */
   case CL_DEVICE_SINGLE_FP_CONFIG:
     RT_INFO_VALUE(cl_device_fp_config, CL_FP_DENORM | CL_FP_INF_NAN |

@@ -123,7 +123,11 @@ static void rt_device_init(void) {
                        "cl_khr_extended_bit_ops "
                        "cl_khr_work_group_uniform_arithmetic";
   d->caps.features = "__opencl_c_fp64 __opencl_c_int64 "
-                     "__opencl_c_work_group_collective_functions";
+                     "__opencl_c_work_group_collective_functions "
+                     "__opencl_c_atomic_order_acq_rel "
+                     "__opencl_c_atomic_order_seq_cst "
+                     "__opencl_c_atomic_scope_device "
+                     "__opencl_c_atomic_scope_all_devices";
   d->caps.max_cl_c_version = 300;
 }
 
