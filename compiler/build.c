@@ -513,6 +513,16 @@ static cc_status build_end(build *b, cc_status st, cc_program **out,
   return st;
 }
 
+/* The start every build shares, once its options are parsed (st): the
+ * program object and the clock. */
+static cc_status build_start(build *b, cc_status st) {
+  if (st == CC_OK && !(b->p = calloc(1, sizeof(*b->p))))
+    st = CC_OUT_OF_MEMORY;
+  if (st == CC_OK)
+    build_begin(b);
+  return st;
+}
+
 /* The front end: source (and embedded headers) to module. */
 static cc_status frontend(build *b, const char *source, size_t length,
                           const cc_header *headers, unsigned num_headers) {
@@ -552,11 +562,9 @@ static cc_status build_source(const char *source, size_t length,
                               cc_program **out, char **log) {
   build b;
   memset(&b, 0, sizeof(b));
-  cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
-  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
-    st = CC_OUT_OF_MEMORY;
+  cc_status st = build_start(&b, cc_options_parse(options, caps, &b.opts,
+                                                  &b.log));
   if (st == CC_OK) {
-    build_begin(&b);
     st = frontend(&b, source, length, NULL, 0);
   }
   if (st == CC_OK)
@@ -573,11 +581,9 @@ static cc_status compile_source(const char *source, size_t length,
                                 char **log) {
   build b;
   memset(&b, 0, sizeof(b));
-  cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
-  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
-    st = CC_OUT_OF_MEMORY;
+  cc_status st = build_start(&b, cc_options_parse(options, caps, &b.opts,
+                                                  &b.log));
   if (st == CC_OK) {
-    build_begin(&b);
     st = frontend(&b, source, length, headers, num_headers);
   }
   if (st == CC_OK) {
@@ -654,11 +660,8 @@ static cc_status link_programs(const unsigned char *const *bins,
   memset(&b, 0, sizeof(b));
   cc_link_options lo;
   char *merged = NULL;
-  cc_status st = cc_link_options_parse(options, &lo, &b.log);
-  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
-    st = CC_OUT_OF_MEMORY;
+  cc_status st = build_start(&b, cc_link_options_parse(options, &lo, &b.log));
   if (st == CC_OK) {
-    build_begin(&b);
     st = link_units(&b, bins, sizes, n, &lo, &merged);
   }
   /* What the back end needs of the units' options (argument names,
@@ -706,11 +709,9 @@ static cc_status build_binary(const unsigned char *binary, size_t size,
   memset(&b, 0, sizeof(b));
   const char *stored = NULL;
   char *merged = NULL;
-  cc_status st = cc_options_parse(options, caps, &b.opts, &b.log);
-  if (st == CC_OK && !(b.p = calloc(1, sizeof(*b.p))))
-    st = CC_OUT_OF_MEMORY;
+  cc_status st = build_start(&b, cc_options_parse(options, caps, &b.opts,
+                                                  &b.log));
   if (st == CC_OK) {
-    build_begin(&b);
     st = load_binary(&b, binary, size, &stored);
   }
   if (st == CC_OK) {
