@@ -535,42 +535,34 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
   return offset;
 }
 
-/* Floating-point operations in fn: arithmetic instructions and calls
- * (after inlining, the builtins' fma/sqrt/... intrinsics). */
-static unsigned count_fp_ops(LLVMValueRef fn) {
-  unsigned n = 0;
+/* What hint_interleave needs to know of fn's floating-point work: how
+ * many operations (arithmetic instructions and calls; after inlining, the
+ * builtins' fma/sqrt/... intrinsics), and the most lanes of any
+ * floating-point vector value (1: none). */
+typedef struct fp_profile {
+  unsigned ops;
+  unsigned widest;
+} fp_profile;
+
+static fp_profile profile_fp(LLVMValueRef fn) {
+  fp_profile p = {0, 1};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      LLVMTypeKind k = LLVMGetTypeKind(LLVMTypeOf(i));
-      if (LLVMGetTypeKind(LLVMTypeOf(i)) == LLVMVectorTypeKind)
-        k = LLVMGetTypeKind(LLVMGetElementType(LLVMTypeOf(i)));
+      LLVMTypeRef t = LLVMTypeOf(i);
+      bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+      LLVMTypeKind k = LLVMGetTypeKind(vector ? LLVMGetElementType(t) : t);
       bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
                 k == LLVMHalfTypeKind;
-      n += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
-                  op == LLVMFDiv || op == LLVMCall);
+      p.ops += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
+                      op == LLVMFDiv || op == LLVMCall);
+      if (fp && k != LLVMHalfTypeKind && vector &&
+          LLVMGetVectorSize(t) > p.widest)
+        p.widest = LLVMGetVectorSize(t);
     }
-  return n;
-}
-
-/* The most lanes of any floating-point vector value in fn (1: none). */
-static unsigned widest_fp_vector(LLVMValueRef fn) {
-  unsigned widest = 1;
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMTypeRef t = LLVMTypeOf(i);
-      if (LLVMGetTypeKind(t) != LLVMVectorTypeKind)
-        continue;
-      LLVMTypeKind k = LLVMGetTypeKind(LLVMGetElementType(t));
-      if ((k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind) &&
-          LLVMGetVectorSize(t) > widest)
-        widest = LLVMGetVectorSize(t);
-    }
-  return widest;
+  return p;
 }
 
 /* LLVM's cost model interleaves only small loops; a kernel with a long
@@ -598,8 +590,9 @@ static void hint_interleave(cc_wg *wg) {
    * that already carry many (hand-interleaved chains) stay as they are,
    * and the copies are fewer the more lanes there are (AVX-512 has 32
    * registers; 24 leaves room for temporaries). */
-  unsigned vec_lanes = widest_fp_vector(wg->body), chains;
-  if (vec_lanes > 1 && count_fp_ops(wg->body) >= 16 &&
+  fp_profile fp = profile_fp(wg->body);
+  unsigned chains;
+  if (fp.widest > 1 && fp.ops >= 16 &&
       !getenv("SKEIN_NO_SCALARIZE") &&
       cc_scalarize_function(wg->body, wg->x_latch, 32, &chains)) {
     int fit = 24 / (int)chains;
@@ -618,7 +611,7 @@ static void hint_interleave(cc_wg *wg) {
    * many independent chains). */
   if (cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count))
     return;
-  if (count_fp_ops(wg->body) >= 32)
+  if (fp.ops >= 32)
     cc_set_loop_interleave(wg->x_latch, (unsigned)count);
 }
 
