@@ -3,6 +3,7 @@
  * host CPU and JIT compilation, and the cc_program that owns the result.
  * Each program gets its own LLJIT instance: dropping a program frees all
  * its code at once, and concurrent builds share no LLVM state. */
+#include "builtin_families.h"
 #include "compiler_internal.h"
 #include "math_lib.h"   /* libsleef calls of the math builtins */
 #include "printf_lower.h" /* printf calls become buffer records */
@@ -169,27 +170,27 @@ static void set_target(build *b, LLVMModuleRef m) {
   LLVMDisposeTargetData(td);
 }
 
-/* Loads the embedded builtin library lazily (the linker materialises
- * only what the program uses) and reads the ABI struct types off it. */
-static cc_status load_builtins(build *b, LLVMModuleRef *bm,
-                               cc_abi_types *abi) {
-  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRange(
-      (const char *)cc_builtins_bc, (size_t)cc_builtins_bc_size,
-      "skein_builtins", 0);
-  if (LLVMGetBitcodeModuleInContext2(b->ctx, buf, bm)) {
-    LLVMDisposeMemoryBuffer(buf);
-    cc_log_printf(&b->log, "error: cannot load the builtin library\n");
-    return CC_BUILD_FAILED;
+/* Reads the launch ABI's struct types off the builtin family that
+ * defines them (builtins/workitem.c). */
+static cc_status load_abi_types(build *b, cc_abi_types *abi) {
+  int family = cc_builtin_family_of("__skein_abi_launch_layout");
+  LLVMModuleRef fm =
+      family < 0 ? NULL : cc_builtin_family_load(b->m, (unsigned)family);
+  LLVMValueRef launch =
+      fm ? LLVMGetNamedGlobal(fm, "__skein_abi_launch_layout") : NULL;
+  LLVMValueRef group =
+      fm ? LLVMGetNamedGlobal(fm, "__skein_abi_group_layout") : NULL;
+  if (launch && group) {
+    /* Types belong to the context: they outlive the module. */
+    abi->launch = LLVMGlobalGetValueType(launch);
+    abi->group = LLVMGlobalGetValueType(group);
   }
-  set_target(b, *bm);
-  LLVMValueRef launch = LLVMGetNamedGlobal(*bm, "__skein_abi_launch_layout");
-  LLVMValueRef group = LLVMGetNamedGlobal(*bm, "__skein_abi_group_layout");
+  if (fm)
+    LLVMDisposeModule(fm);
   if (!launch || !group) {
     cc_log_printf(&b->log, "error: builtin library lacks the ABI types\n");
     return CC_BUILD_FAILED;
   }
-  abi->launch = LLVMGlobalGetValueType(launch);
-  abi->group = LLVMGlobalGetValueType(group);
   return CC_OK;
 }
 
@@ -409,39 +410,47 @@ static cc_status jit(build *b) {
  * __skein_ctx_F (barriers, collectives: they need the work-item's
  * group), declares __skein_ctx_F so linking brings its body, and marks F
  * so that its callers are inlined where the group is known. */
-static void declare_ctx_functions(build *b, LLVMModuleRef bm) {
+static void declare_ctx_functions(build *b) {
+  LLVMModuleRef loaded[cc_num_builtin_families];
+  memset(loaded, 0, sizeof(loaded));
   for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
        f = LLVMGetNextFunction(f)) {
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
     if (!LLVMIsDeclaration(f) || strncmp(name, "__skein_", 8) == 0)
       continue;
-    LLVMValueRef def = cc_ctx_function(bm, name);
+    char ctx_name[len + 16];
+    snprintf(ctx_name, sizeof(ctx_name), "__skein_ctx_%s", name);
+    int family = cc_builtin_family_of(ctx_name);
+    if (family < 0)
+      continue;
+    if (!loaded[family])
+      loaded[family] = cc_builtin_family_load(b->m, (unsigned)family);
+    LLVMValueRef def =
+        loaded[family] ? LLVMGetNamedFunction(loaded[family], ctx_name) : NULL;
     if (!def)
       continue;
-    size_t dlen;
-    LLVMAddFunction(b->m, LLVMGetValueName2(def, &dlen),
-                    LLVMGlobalGetValueType(def));
+    LLVMAddFunction(b->m, ctx_name, LLVMGlobalGetValueType(def));
     cc_mark_needs_group(f);
   }
+  for (unsigned i = 0; i < cc_num_builtin_families; i++)
+    if (loaded[i])
+      LLVMDisposeModule(loaded[i]);
 }
 
 /* Links the builtins and generates the work-group functions. */
 static cc_status link_and_generate(build *b) {
-  LLVMModuleRef bm;
   cc_abi_types abi;
-  cc_status st = load_builtins(b, &bm, &abi);
+  cc_status st = load_abi_types(b, &abi);
   if (st != CC_OK)
     return st;
   drop_spir_calling_conventions(b->m);
-  declare_ctx_functions(b, bm);
+  declare_ctx_functions(b);
   for (unsigned k = 0; k < b->p->num_kernels; k++)
     cc_wg_generate(b->m, &abi, b->kernels[k],
                    b->p->kernels[k].uses_barriers, &b->wgs[k]);
-  if (!cc_link_only_needed(b->m, bm)) {
-    cc_log_printf(&b->log, "error: linking the builtin library failed\n");
+  if (!cc_link_builtins(b->m, &b->log))
     return CC_BUILD_FAILED;
-  }
   stage_done(b, "link");
   dump(b->m, "linked");
   return check_undefined(b);

@@ -209,9 +209,16 @@ void cc_mark_needs_group(LLVMValueRef fn);
 void cc_mark_workitem_inline(LLVMModuleRef m, LLVMValueRef *kernels,
                              unsigned n);
 
-/* The builtin library bitcode embedded by builtins_blob.S. */
-extern const unsigned char cc_builtins_bc[];
-extern const uint64_t cc_builtins_bc_size;
+/* The builtin library, family by family (builtin_families.c and the
+ * generated index): the family defining an external symbol, or -1. */
+int cc_builtin_family_of(const char *name);
+/* Loads family lazily into the context of like, with like's target and
+ * data layout; NULL if its bitcode does not parse. */
+LLVMModuleRef cc_builtin_family_load(LLVMModuleRef like, unsigned family);
+/* Links into m the families defining what m declares, round after round
+ * until what they call is defined too (only what is needed: Linker's
+ * LinkOnlyNeeded). False, with a log line, if linking fails. */
+bool cc_link_builtins(LLVMModuleRef m, cc_log *log);
 /* Skein's declarations of builtins Clang lacks (builtins/
  * skein_uniform_arith.h and skein_extended_bit_ops.h), embedded by
  * builtins_blob.S: included in every compile after Clang's default
