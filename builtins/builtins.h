@@ -5,6 +5,7 @@
 #define SKEIN_BUILTINS_H
 
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_fp16 : enable
 
 /* Builtins are pure functions of their arguments; overloadable gives the
  * same Itanium mangling as the declarations in Clang's OpenCL headers. */
@@ -18,6 +19,9 @@
   M(T##16, T)
 
 #define SK_FLOATS(M) SK_VECS(M, float) SK_VECS(M, double)
+/* half (cl_khr_fp16), for the families that cover it. */
+#define SK_HALFS(M) SK_VECS(M, half)
+#define SK_HALF_VECS(M) SK_VECS_ONLY(M, half)
 #define SK_FLOAT_VECS(M) SK_VECS_ONLY(M, float) SK_VECS_ONLY(M, double)
 #define SK_INTS(M) SK_VECS(M, char) SK_VECS(M, uchar) SK_VECS(M, short) \
   SK_VECS(M, ushort) SK_VECS(M, int) SK_VECS(M, uint) SK_VECS(M, long) \

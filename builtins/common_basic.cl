@@ -1,5 +1,5 @@
 /* This file contains the common builtins (OpenCL C 3.0 section 6.15.4)
- * for float and double, scalar and vector: min, max, clamp, mix, step,
+ * for half, float and double, scalar and vector: min, max, clamp, mix, step,
  * smoothstep, sign, degrees and radians, with the forms that take a scalar
  * for the vector functions' other operands. */
 #include "builtins.h"
@@ -27,6 +27,7 @@
   T OVL degrees(T r) { return r * (T)(57.295779513082320876798154814105); } \
   T OVL radians(T d) { return d * (T)(0.017453292519943295769236907684886); }
 SK_FLOATS(COMMON)
+SK_HALFS(COMMON)
 
 /* The forms with a scalar operand broadcast it. */
 #define COMMON_SCALAR(T, S) \
@@ -39,3 +40,4 @@ SK_FLOATS(COMMON)
     return smoothstep((T)(edge0), (T)(edge1), x); \
   }
 SK_FLOAT_VECS(COMMON_SCALAR)
+SK_HALF_VECS(COMMON_SCALAR)

@@ -1,11 +1,17 @@
 #!/usr/bin/env python3
 """This file contains the generator of the explicit conversion builtins
-(OpenCL C 3.0 section 6.4.3, convert_<dest>[_sat][_rte|_rtz|_rtp|_rtn]):
+(OpenCL C 3.0 section 6.4.3, convert_<dest>[_sat][_rte|_rtz|_rtp|_rtn],
+half included with cl_khr_fp16):
 it writes one OpenCL C file with every (source, destination, width,
 saturation, rounding) combination, run by builtins/CMakeLists.txt at build
 time into the build tree.
 
-Usage: gen_convert.py OUTPUT.cl
+Usage: gen_convert.py OUTPUT.cl [HALF_OUTPUT.cl]
+
+With HALF_OUTPUT.cl, the conversions to and from half go there (with
+private copies of the float helpers they call), so that the build can
+keep them in a bitcode of their own, linked only into programs that use
+half; without it, everything is in OUTPUT.cl.
 
 Every function is branch-free (selects, element-wise builtins and
 __builtin_convertvector) so that loop mode vectorises across work-items.
@@ -27,10 +33,16 @@ TYPES = {
     'int': (False, 32, True), 'uint': (False, 32, False),
     'long': (False, 64, True), 'ulong': (False, 64, False),
     'float': (True, 32, True), 'double': (True, 64, True),
+    'half': (True, 16, True),
 }
 ORDER = ['char', 'uchar', 'short', 'ushort', 'int', 'uint', 'long', 'ulong',
          'float', 'double']
-PRECISION = {'float': 24, 'double': 53}   # significand bits incl. implicit
+PRECISION = {'float': 24, 'double': 53, 'half': 11}   # incl. implicit bit
+# The pairs with a half side, in an order where every helper a body calls
+# is defined before it.
+HALF_PAIRS = ([('float', 'half'), ('half', 'half')] +
+              [('half', t) for t in ORDER] +
+              [(t, 'half') for t in ORDER if t != 'float'])
 MASK = {8: 'char', 16: 'short', 32: 'int', 64: 'long'}
 WIDTHS = [1, 2, 3, 4, 8, 16]
 MODES = ['', '_rte', '_rtz', '_rtp', '_rtn']
@@ -94,7 +106,7 @@ def int_lit(v, t):
 def float_lit(v, t):
     """v (a Fraction or int exactly representable in t) as a hex literal."""
     s = float(Fraction(v)).hex()
-    return s + ('f' if t == 'float' else '')
+    return s + ('f' if t in ('float', 'half') else '')
 
 
 def largest_float_le(v, t):
@@ -144,9 +156,9 @@ def step_lines(d, n, mode):
     out = [f'{m} b = __builtin_astype(f, {m});',
            f'{m} neg = b >> {sh};']
     if mode == 'rtp':
-        out.append('b += below & (neg | 1);')
+        out.append(f'b += below & (neg | ({m})1);')
     elif mode == 'rtn':
-        out.append('b -= above & (neg | 1);')
+        out.append(f'b -= above & (neg | ({m})1);')
     else:  # rtz: toward zero is one less magnitude, i.e. b - 1, either sign
         out.append('b += (above & ~neg) | (below & neg);')
     out.append(f'return __builtin_astype(b, {vt(d, n)});')
@@ -207,9 +219,70 @@ def body_float_to_int(s, d, n, mode, sat):
     return out
 
 
+# ---------------------------------------------------------------------------
+# half (cl_khr_fp16): every conversion goes through float, reusing the float
+# helpers generated before the half pairs. A half is exactly a float, so
+# half -> T is float -> T of the converted value. T -> half rounds to
+# nearest even with the plain conversion where that is one rounding (an
+# integer beyond float's 24 bits is beyond half's range, so its float
+# rounding cannot change the half result); a directed mode rounds to float
+# in that mode first and then to half in that mode, which equals one
+# directed rounding because the half values are float values. double ->
+# half to nearest: see body_double_to_half_rte.
+
+def body_from_half(s, d, n, key):
+    return [f'return sk_cvt_float_{d}_{n}_{key}({cvt("x", "float", n)});']
+
+
+def body_to_half_via_float(s, d, n, fkey, mode):
+    return [f'{vt("float", n)} t = sk_cvt_{s}_float_{n}_{fkey}(x);',
+            f'return sk_cvt_float_half_{n}_{mode}(t);']
+
+
+def body_double_to_half_rte(s, d, n):
+    """double to half, nearest even, as double -> float rounded to odd ->
+    half: the float keeps 13 more bits than half, so the final rounding
+    sees the same side of every half midpoint as the exact value (a value
+    between two floats becomes the odd one, never a midpoint)."""
+    mi, ft = mask_t('float', n), vt('float', n)
+    gt, lt = cmp('back', '>', 'x', s, n), cmp('back', '<', 'x', s, n)
+    return [f'{ft} f = {cvt("x", "float", n)};',
+            f'{vt(s, n)} back = {cvt("f", s, n)};',
+            f'{mi} above = {mask_cvt(gt, s, "float", n)};',
+            f'{mi} below = {mask_cvt(lt, s, "float", n)};',
+            f'{mi} b = __builtin_astype(f, {mi});',
+            f'{mi} step = ((b & 1) - 1) & ((b >> 31) | 1);',
+            'b += (below & step) - (above & step);',
+            f'return {cvt(f"__builtin_astype(b, {ft})", "half", n)};']
+
+
+def classify_half(s, d, sat, mode):
+    """classify() for the pairs with a half side."""
+    m = mode[1:] if mode else ''
+    if s == d:
+        return 'id', body_id
+    if s == 'half':
+        key = classify('float', d, sat, mode)[0]
+        return key, lambda s, d, n: body_from_half(s, d, n, key)
+    if s == 'float':
+        if m in ('', 'rte'):
+            return 'plain', body_plain
+        return m, lambda s, d, n: body_double_to_float(s, d, n, m)
+    if m in ('', 'rte'):
+        if s == 'double':
+            return 'rte', body_double_to_half_rte
+        return 'plain', body_plain
+    if not is_float(s) and bits(s) - (1 if TYPES[s][2] else 0) <= 11:
+        return 'plain', body_plain
+    fkey = classify(s, 'float', '', mode)[0]
+    return m, lambda s, d, n: body_to_half_via_float(s, d, n, fkey, m)
+
+
 def classify(s, d, sat, mode):
     """(category key, body function) for one public conversion; public
     functions whose semantics coincide share a category."""
+    if 'half' in (s, d):
+        return classify_half(s, d, sat, mode)
     if s == d:
         return 'id', body_id
     if not is_float(s) and not is_float(d):
@@ -236,8 +309,8 @@ def classify(s, d, sat, mode):
 HEADER = '''\
 /* This file contains the explicit conversions convert_<dest>[_sat][_rte|
  * _rtz|_rtp|_rtn] (OpenCL C 3.0 section 6.4.3) for every pair of char,
- * uchar, short, ushort, int, uint, long, ulong, float and double, scalar and
- * 2, 3, 4, 8, 16 lanes. Generated by builtins/gen_convert.py: edit that. */
+ * uchar, short, ushort, int, uint, long, ulong, float, double and half,
+ * scalar and 2, 3, 4, 8, 16 lanes. Generated by builtins/gen_convert.py: edit that. */
 #include "builtins.h"
 
 #define SK_CVT __attribute__((overloadable, const, always_inline))
@@ -245,17 +318,36 @@ HEADER = '''\
 '''
 
 
-def generate():
+def generate_half(helpers_too):
+    """The half pairs; they call the float helpers (float -> half first,
+    which the others call), emitted here as well when helpers_too."""
+    out = ['#ifdef cl_khr_fp16']
+    for n in WIDTHS:
+        if helpers_too:
+            for t in ORDER:
+                out.extend(generate_pair('float', t, n, False))
+                if t != 'float':
+                    out.extend(generate_pair(t, 'float', n, False))
+        for s, d in HALF_PAIRS:
+            out.extend(generate_pair(s, d, n))
+    out.append('#endif')
+    return out
+
+
+def generate(split):
     out = [HEADER]
     for n in WIDTHS:
         for s in ORDER:
             for d in ORDER:
                 out.extend(generate_pair(s, d, n))
+    if not split:
+        out.extend(generate_half(False))
     return '\n'.join(out) + '\n'
 
 
-def generate_pair(s, d, n):
-    """The helpers and public functions converting vt(s, n) to vt(d, n)."""
+def generate_pair(s, d, n, public=True):
+    """The helpers and public functions converting vt(s, n) to vt(d, n)
+    (only the helpers when not public)."""
     out, helpers = [], {}
     sats = ['', '_sat'] if not is_float(d) else ['']
     for sat in sats:
@@ -269,18 +361,22 @@ def generate_pair(s, d, n):
                 out.extend('  ' + line for line in body(s, d, n))
                 out.append('}')
             name = f'convert_{vt(d, n)}{sat}{mode}'
-            out.append(f'{vt(d, n)} SK_CVT {name}({vt(s, n)} x) '
-                       f'{{ return {helper}(x); }}')
+            if public:
+                out.append(f'{vt(d, n)} SK_CVT {name}({vt(s, n)} x) '
+                           f'{{ return {helper}(x); }}')
     return out
 
 
 def main():
-    if len(sys.argv) != 2:
-        sys.stderr.write('usage: gen_convert.py OUTPUT.cl\n')
+    if len(sys.argv) not in (2, 3):
+        sys.stderr.write('usage: gen_convert.py OUTPUT.cl [HALF_OUTPUT.cl]\n')
         return 2
-    text = generate()
+    split = len(sys.argv) == 3
     with open(sys.argv[1], 'w') as f:
-        f.write(text)
+        f.write(generate(split))
+    if split:
+        with open(sys.argv[2], 'w') as f:
+            f.write(HEADER + '\n'.join(generate_half(True)) + '\n')
     return 0
 
 

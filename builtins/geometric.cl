@@ -1,5 +1,5 @@
 /* This file contains the geometric builtins (OpenCL C 3.0 section 6.15.5):
- * cross, dot, distance, length, normalize for float and double of 1 to 4
+ * cross, dot, distance, length, normalize for half, float and double of 1 to 4
  * elements, and fast_distance, fast_length, fast_normalize for float. */
 #include "builtins.h"
 
@@ -94,3 +94,35 @@ FAST_GEOMETRIC(float3, float, 3) FAST_GEOMETRIC(float4, float, 4)
   }
 CROSS(float)
 CROSS(double)
+
+/* half: the float functions on the (exactly) converted vectors, rounded
+ * once to half. The float results are within a few float ULP (2^-13 half
+ * ULP each), far inside the half bounds (dot and cross: products of
+ * halves are exact in float; length 0.25 + 0.5n, normalize 1 + n,
+ * distance 2n ULP), and the float forms already avoid overflow and
+ * underflow of the intermediate sums. */
+#define HCV(x, T) __builtin_convertvector(x, T)
+#define GEOMETRIC_HALF_N(N) \
+  half OVL dot(half##N a, half##N b) { \
+    return (half)dot(HCV(a, float##N), HCV(b, float##N)); \
+  } \
+  half OVL length(half##N p) { return (half)length(HCV(p, float##N)); } \
+  half OVL distance(half##N a, half##N b) { \
+    return (half)distance(HCV(a, float##N), HCV(b, float##N)); \
+  } \
+  half##N OVL normalize(half##N p) { \
+    return HCV(normalize(HCV(p, float##N)), half##N); \
+  }
+half OVL dot(half a, half b) { return (half)dot((float)a, (float)b); }
+half OVL length(half p) { return (half)length((float)p); }
+half OVL distance(half a, half b) {
+  return (half)distance((float)a, (float)b);
+}
+half OVL normalize(half p) { return (half)normalize((float)p); }
+GEOMETRIC_HALF_N(2) GEOMETRIC_HALF_N(3) GEOMETRIC_HALF_N(4)
+half3 OVL cross(half3 a, half3 b) {
+  return HCV(cross(HCV(a, float3), HCV(b, float3)), half3);
+}
+half4 OVL cross(half4 a, half4 b) {
+  return HCV(cross(HCV(a, float4), HCV(b, float4)), half4);
+}

@@ -1,6 +1,6 @@
 /* This file contains the relational builtins (OpenCL C 3.0 section
- * 6.15.6): the is* comparisons and classifications and signbit for float
- * and double, any and all, bitselect and select. */
+ * 6.15.6): the is* comparisons and classifications and signbit for half,
+ * float and double, any and all, bitselect and select. */
 #include "builtins.h"
 
 /* OpenCL C's own comparison operators already give what the builtins
@@ -36,6 +36,7 @@
   RELATIONAL(T##16, I##16, I##16, S)
 RELATIONAL_TYPE(float, int, FLT)
 RELATIONAL_TYPE(double, long, DBL)
+RELATIONAL_TYPE(half, short, HALF)
 
 /* any and all test the most significant bit: of x itself for a scalar,
  * of the OR (any) or AND (all) of the elements for a vector. */
@@ -79,3 +80,4 @@ SELECT_TYPE(short, short, ushort) SELECT_TYPE(ushort, short, ushort)
 SELECT_TYPE(int, int, uint) SELECT_TYPE(uint, int, uint)
 SELECT_TYPE(long, long, ulong) SELECT_TYPE(ulong, long, ulong)
 SELECT_TYPE(float, int, uint) SELECT_TYPE(double, long, ulong)
+SELECT_TYPE(half, short, ushort)

@@ -1,7 +1,8 @@
 /* This file contains the vector data load and store builtins (OpenCL C 3.0
- * section 6.15.7): vloadn/vstoren for every scalar element type, and the
- * half-precision forms vload_half[n], vloada_halfn, vstore_half[n] and
- * vstorea_halfn with every rounding mode, from float and double. */
+ * section 6.15.7): vloadn/vstoren for every scalar element type (half
+ * too), and the half-precision forms vload_half[n], vloada_halfn,
+ * vstore_half[n] and vstorea_halfn with every rounding mode, from float
+ * and double. */
 #include "builtins.h"
 
 /* Loads and stores read or write memory: not const, unlike OVL. */
@@ -223,3 +224,33 @@ SK_LOAD_AS(SK_VLOAD_HALFS, 0)
   SK_VSTORE_HALF_MODE(AS, F, _rtn, rtn)
 SK_STORE_AS(SK_VSTORE_HALFS, float)
 SK_STORE_AS(SK_VSTORE_HALFS, double)
+
+/* ---- vloadn / vstoren of halfn (cl_khr_fp16) ----------------------------
+ * Through the bit-pattern types above (element alignment), reinterpreted
+ * as half vectors. */
+#define SK_VLOAD_HALFV(AS, N) \
+  half##N SK_VLS vload##N(size_t off, const AS half *p) { \
+    return __builtin_astype(*(const AS sk_half##N##_ua *)(p + off * N), \
+                            half##N); \
+  }
+#define SK_VSTORE_HALFV(AS, N) \
+  void SK_VLS vstore##N(half##N d, size_t off, AS half *p) { \
+    *(AS sk_half##N##_ua *)(p + off * N) = __builtin_astype(d, ushort##N); \
+  }
+#define SK_VLOAD_HALFV_ALL(AS, unused) \
+  SK_VLOAD_HALFV(AS, 2) SK_VLOAD_HALFV(AS, 4) SK_VLOAD_HALFV(AS, 8) \
+  SK_VLOAD_HALFV(AS, 16) \
+  half3 SK_VLS vload3(size_t off, const AS half *p) { \
+    const AS sk_half_bits *q = (const AS sk_half_bits *)(p + off * 3); \
+    return __builtin_astype((ushort3)(q[0], q[1], q[2]), half3); \
+  }
+#define SK_VSTORE_HALFV_ALL(AS, unused) \
+  SK_VSTORE_HALFV(AS, 2) SK_VSTORE_HALFV(AS, 4) SK_VSTORE_HALFV(AS, 8) \
+  SK_VSTORE_HALFV(AS, 16) \
+  void SK_VLS vstore3(half3 d, size_t off, AS half *p) { \
+    ushort3 h = __builtin_astype(d, ushort3); \
+    AS sk_half_bits *q = (AS sk_half_bits *)(p + off * 3); \
+    q[0] = h.x; q[1] = h.y; q[2] = h.z; \
+  }
+SK_LOAD_AS(SK_VLOAD_HALFV_ALL, 0)
+SK_STORE_AS(SK_VSTORE_HALFV_ALL, 0)

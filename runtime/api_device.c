@@ -55,6 +55,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   static const cl_name_version extensions[] = {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_byte_addressable_store"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp64"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_fp16"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_base_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_global_int32_extended_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_local_int32_base_atomics"},
@@ -74,6 +75,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   };
   static const cl_name_version c_features[] = {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
@@ -193,9 +195,14 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_device_fp_config,
                   CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
                       CL_FP_ROUND_TO_INF | CL_FP_INF_NAN | CL_FP_DENORM);
-  /* No cl_khr_fp16: no half-precision configuration. */
+  /* cl_khr_fp16: half arithmetic is done in float and rounded once to
+   * half (correctly rounded, denormals kept), fma is correctly rounded
+   * (builtins/math_half.cl). */
   case CL_DEVICE_HALF_FP_CONFIG:
-    RT_INFO_VALUE(cl_device_fp_config, 0);
+    RT_INFO_VALUE(cl_device_fp_config,
+                  dev->has_fp16 ? CL_FP_DENORM | CL_FP_INF_NAN |
+                                      CL_FP_ROUND_TO_NEAREST | CL_FP_FMA
+                                : 0);
   case CL_DEVICE_PROFILING_TIMER_RESOLUTION:
     RT_INFO_VALUE(size_t, 1); /* rt_now_ns counts nanoseconds */
   }

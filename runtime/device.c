@@ -108,12 +108,13 @@ static void rt_device_init(void) {
   rt_detect_memory(d);
   d->max_work_group_size = 1024;
   d->simd_bytes = rt_detect_simd();
-  d->has_fp16 = false;
+  d->has_fp16 = true;   /* cl_khr_fp16: builtins/math_half.cl etc. */
   rt_detect_vendor(d);
   d->max_clock_mhz = rt_detect_clock();
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))
     snprintf(d->name, sizeof d->name, "CPU");
   d->caps.extensions = "cl_khr_byte_addressable_store cl_khr_fp64 "
+                       "cl_khr_fp16 "
                        "cl_khr_global_int32_base_atomics "
                        "cl_khr_global_int32_extended_atomics "
                        "cl_khr_local_int32_base_atomics "
@@ -122,7 +123,7 @@ static void rt_device_init(void) {
                        "cl_khr_int64_extended_atomics "
                        "cl_khr_extended_bit_ops "
                        "cl_khr_work_group_uniform_arithmetic";
-  d->caps.features = "__opencl_c_fp64 __opencl_c_int64 "
+  d->caps.features = "__opencl_c_fp64 __opencl_c_int64 __opencl_c_fp16 "
                      "__opencl_c_work_group_collective_functions "
                      "__opencl_c_atomic_order_acq_rel "
                      "__opencl_c_atomic_order_seq_cst "

@@ -257,7 +257,7 @@ static void check_against_host(void) {
   CHECK_EQ(get_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT), bytes / 4);
   CHECK_EQ(get_uint(CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE), bytes / 8);
   CHECK_EQ(get_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG), bytes / 8);
-  CHECK_EQ(get_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), 0);
+  CHECK_EQ(get_uint(CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF), bytes / 2);
 }
 
 /* The minimums the OpenCL 3.0 full profile sets for a non-custom
