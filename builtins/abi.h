@@ -91,7 +91,14 @@ struct skein_hooks {
    * local id: collectives use that to let it compute the group's result
    * before the others resume. */
   void (*barrier)(skein_group *g);
+  /* Which memory p points into, as the work-item g sees it: one of
+   * SKEIN_ADDR_* (to_global, to_local, to_private, get_fence). */
+  unsigned (*address_kind)(const skein_group *g, const void *p);
 };
+
+/* skein_hooks.address_kind's answers: the group's local memory, the
+ * work-item's private memory (its stack), anything else (global). */
+enum { SKEIN_ADDR_GLOBAL = 0, SKEIN_ADDR_LOCAL = 1, SKEIN_ADDR_PRIVATE = 2 };
 
 /* The work-group function generated for every kernel: runs all work-items
  * of group (gx, gy, gz). local_mem is a block of at least the kernel's

@@ -29,6 +29,7 @@ struct cc_program {
   size_t binary_size;
   cc_kind kind;               /* objects and libraries have no kernels */
   char *options;              /* cc_program_options */
+  size_t global_var_size;     /* cc_program_global_variable_size */
 };
 
 /* Everything one build owns while it runs. */
@@ -456,6 +457,19 @@ static cc_status link_and_generate(build *b) {
   return check_undefined(b);
 }
 
+/* The bytes of the program-scope variables in the global address space
+ * (and static ones in functions) that m defines: the user's module only,
+ * before the builtins join it. */
+static size_t global_variable_size(LLVMModuleRef m) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  size_t total = 0;
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g))
+    if (!LLVMIsDeclaration(g) &&
+        LLVMGetPointerAddressSpace(LLVMTypeOf(g)) == 1)
+      total += LLVMABISizeOfType(td, LLVMGlobalGetValueType(g));
+  return total;
+}
+
 /* Everything after the module exists: shared by source and binary. */
 static cc_status backend(build *b) {
   /* Fault injection for tests/test-compiler-crash.c: a crash where LLVM
@@ -467,6 +481,7 @@ static cc_status backend(build *b) {
   if (!b->tm)
     return CC_BUILD_FAILED;
   set_target(b, b->m);
+  b->p->global_var_size = global_variable_size(b->m);
   cc_status st = find_kernels(b);
   if (st == CC_OK) {
     choose_modes(b);
@@ -852,6 +867,10 @@ const char *cc_program_options(const cc_program *p) {
 const unsigned char *cc_program_binary(const cc_program *p, size_t *size) {
   *size = p->binary_size;
   return p->binary;
+}
+
+size_t cc_program_global_variable_size(const cc_program *p) {
+  return p->global_var_size;
 }
 
 unsigned cc_program_num_kernels(const cc_program *p) {

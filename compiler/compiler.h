@@ -156,6 +156,10 @@ cc_status cc_load_binary(const unsigned char *binary, size_t size,
 cc_kind cc_program_kind(const cc_program *p);
 const char *cc_program_options(const cc_program *p);
 
+/* The bytes of p's program-scope global variables (and static ones in
+ * functions) in the global address space, for
+ * CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE; 0 for an unbuilt program. */
+size_t cc_program_global_variable_size(const cc_program *p);
 unsigned cc_program_num_kernels(const cc_program *p);
 const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i);
 /* NULL if the program has no kernel of that name. */

@@ -82,6 +82,8 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
   };
   switch (param_name) {
   case CL_DEVICE_TYPE:
@@ -143,13 +145,13 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
   case CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT:
   case CL_DEVICE_PREFERRED_INTEROP_USER_SYNC:
   case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
     RT_INFO_VALUE(cl_bool, CL_TRUE);
   case CL_DEVICE_LINKER_AVAILABLE:
     RT_INFO_VALUE(cl_bool, RT_HAVE_LINKER ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_IMAGE_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
-  case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
   case CL_DEVICE_EXECUTION_CAPABILITIES:
@@ -283,10 +285,12 @@ static cl_int rt_device_info_memory(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_uint, RT_MEM_ALIGN * 8); /* in bits */
   case CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE:
     RT_INFO_VALUE(cl_uint, 128); /* long16 / double16 */
-  /* Program-scope global variables are not supported: 0. */
+  /* Program-scope global variables live in the program's JIT memory
+   * (host memory, zero-filled or copied from the initialisers when the
+   * program is built): 64 MiB, well above the spec's 64 KB minimum. */
   case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
   case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
-    RT_INFO_VALUE(size_t, 0);
+    RT_INFO_VALUE(size_t, (size_t)64 << 20);
   /* 0: atomics need only their natural alignment. */
   case CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT:
   case CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT:

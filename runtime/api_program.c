@@ -297,8 +297,8 @@ static cl_int build_info_locked(cl_program p, cl_program_build_info name,
   case CL_PROGRAM_BINARY_TYPE:
     RT_INFO_VALUE(cl_program_binary_type, p->binary_type);
   case CL_PROGRAM_BUILD_GLOBAL_VARIABLE_TOTAL_SIZE:
-    /* compiler/ does not report program-scope variables yet. */
-    RT_INFO_VALUE(size_t, 0);
+    /* Storage of the program-scope global variables; 0 until built. */
+    RT_INFO_VALUE(size_t, p->cc ? cc_program_global_variable_size(p->cc) : 0);
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
     RT_FAIL(CL_INVALID_VALUE);

@@ -128,7 +128,9 @@ static void rt_device_init(void) {
                      "__opencl_c_atomic_order_acq_rel "
                      "__opencl_c_atomic_order_seq_cst "
                      "__opencl_c_atomic_scope_device "
-                     "__opencl_c_atomic_scope_all_devices";
+                     "__opencl_c_atomic_scope_all_devices "
+                     "__opencl_c_generic_address_space "
+                     "__opencl_c_program_scope_global_variables";
   d->caps.max_cl_c_version = 300;
 }
 

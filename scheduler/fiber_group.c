@@ -357,9 +357,51 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
 #endif
 }
 
+/* The calling thread's own stack, [lo, hi): found once per thread. */
+static __thread const char *thread_stack_lo, *thread_stack_hi;
+
+static void thread_stack(const char **lo, const char **hi) {
+  if (!thread_stack_hi) {
+    pthread_attr_t attr;
+    void *bottom = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &bottom, &size);
+      pthread_attr_destroy(&attr);
+    }
+    thread_stack_lo = bottom;
+    thread_stack_hi = (const char *)bottom + size;
+  }
+  *lo = thread_stack_lo;
+  *hi = thread_stack_hi;
+}
+
+/* skein_hooks.address_kind: the group's local memory block is the whole
+ * SCHED_LOCAL_MEM_SIZE slot (nothing else lives there); private data is
+ * on the stack the work-item runs on: its fiber's in fiber mode, the
+ * thread's own in loop and region mode (whose per-work-item context
+ * arrays are on that stack too). */
+static unsigned fiber_address_kind(const skein_group *g, const void *p) {
+  const char *a = p;
+  if (g->local_mem && a >= g->local_mem &&
+      a < g->local_mem + SCHED_LOCAL_MEM_SIZE)
+    return SKEIN_ADDR_LOCAL;
+  const char *lo, *hi;
+  const fiber_item *self = g->fiber;
+  if (self) {
+    const fiber_run *r = self->run;
+    hi = r->stack_base + (size_t)(self->index + 1) * r->stack_stride;
+    lo = hi - r->stack_size;
+  } else {
+    thread_stack(&lo, &hi);
+  }
+  return a >= lo && a < hi ? SKEIN_ADDR_PRIVATE : SKEIN_ADDR_GLOBAL;
+}
+
 static const skein_hooks fiber_hooks = {
     .run_fibers = fiber_run_group,
     .barrier = fiber_barrier,
+    .address_kind = fiber_address_kind,
 };
 
 const skein_hooks *sched_hooks(void) { return &fiber_hooks; }
