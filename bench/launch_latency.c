@@ -1,7 +1,11 @@
 /* This file contains skein-bench-launch: it measures what one kernel launch
  * costs on the first device of the first platform the ICD loader finds
  * (OCL_ICD_VENDORS chooses the driver), and the set-up calls before it.
- * It prints one table whose rows are "| metric | value | unit |". */
+ * It prints one table whose rows are "| metric | value | unit |": (a) the
+ * enqueue+clFinish round trip, (b) a chain of 100 launches, (c) the
+ * profiled QUEUED->START latency, (d) enqueue+clWaitForEvents, (e) two
+ * independent launches on an out-of-order queue, (f) QUEUED->START of a
+ * launch the host does not wait for at once. */
 #define _POSIX_C_SOURCE 200809L /* clock_gettime */
 #define CL_TARGET_OPENCL_VERSION 300
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
@@ -69,6 +73,7 @@ typedef struct bench {
   cl_context ctx;
   cl_command_queue q;      /* in order, no profiling */
   cl_command_queue q_prof; /* in order, profiling enabled */
+  cl_command_queue q_ooo;  /* out of order, or NULL if unsupported */
   cl_kernel k;
 } bench;
 
@@ -182,6 +187,96 @@ static int bench_profiled(bench *b) {
   return 0;
 }
 
+/* Times `samples` rounds of fn after n_warmup untimed ones; prints the
+ * median and min under the given row names. */
+static int time_rounds(bench *b, cl_int (*fn)(bench *), const char *what,
+                       const char *median_row, const char *min_row) {
+  cl_int err = CL_SUCCESS;
+  for (int i = 0; i < n_warmup && !err; i++)
+    err = fn(b);
+  double *t = malloc((size_t)n_latency * sizeof *t);
+  for (int i = 0; i < n_latency && !err; i++) {
+    double t0 = now_us();
+    err = fn(b);
+    t[i] = now_us() - t0;
+  }
+  if (err) {
+    free(t);
+    return fail(what, err);
+  }
+  row(min_row, percentile(t, n_latency, 0), "us");
+  row(median_row, percentile(t, n_latency, 50), "us");
+  free(t);
+  return 0;
+}
+
+/* (d) enqueue with an event, clWaitForEvents on it, release it. */
+static cl_int round_wait(bench *b) {
+  cl_event ev = NULL;
+  cl_int err = launch(b, b->q, &ev);
+  if (!err)
+    err = clWaitForEvents(1, &ev);
+  if (ev)
+    clReleaseEvent(ev);
+  return err;
+}
+
+/* (e) two independent launches on an out-of-order queue, clFinish. */
+static cl_int round_ooo(bench *b) {
+  cl_int err = launch(b, b->q_ooo, NULL);
+  if (!err)
+    err = launch(b, b->q_ooo, NULL);
+  if (!err)
+    err = clFinish(b->q_ooo);
+  return err;
+}
+
+/* (f) QUEUED -> START when the host works for 1 ms after the enqueue
+ * (no clFlush) before it waits: how soon a driver starts a command
+ * nobody waits for yet. */
+static int bench_async_start(bench *b) {
+  int n = n_latency / 50 < 100 ? 100 : n_latency / 50;
+  double *qs = malloc((size_t)n * sizeof *qs);
+  cl_int err = CL_SUCCESS;
+  for (int i = -10; i < n && !err; i++) {
+    cl_event ev = NULL;
+    cl_ulong t[4] = {0};
+    err = launch(b, b->q_prof, &ev);
+    for (double t0 = now_us(); !err && now_us() - t0 < 1000;)
+      ; /* host work */
+    if (!err && !(err = clFinish(b->q_prof)))
+      err = event_times(ev, t);
+    if (ev)
+      clReleaseEvent(ev);
+    if (i >= 0 && !err)
+      qs[i] = (double)(t[2] - t[0]) / 1e3;
+  }
+  if (err) {
+    free(qs);
+    return fail("launch with host work", err);
+  }
+  row("f: QUEUED->START, 1 ms host work, median", percentile(qs, n, 50),
+      "us");
+  row("f: QUEUED->START, 1 ms host work, p90", percentile(qs, n, 90), "us");
+  free(qs);
+  return 0;
+}
+
+static int bench_wait_and_ooo(bench *b) {
+  int rc = time_rounds(b, round_wait, "enqueue/clWaitForEvents",
+                       "d: enqueue+clWaitForEvents, median",
+                       "d: enqueue+clWaitForEvents, min");
+  if (rc)
+    return rc;
+  if (!b->q_ooo) {
+    missing("e: out-of-order queue", "no OOO");
+    return 0;
+  }
+  return time_rounds(b, round_ooo, "out-of-order launches",
+                     "e: 2 launches+clFinish, out of order, median",
+                     "e: 2 launches+clFinish, out of order, min");
+}
+
 /* Finds the device and times the set-up calls before the first launch. */
 static int setup(bench *b) {
   cl_platform_id plat;
@@ -211,6 +306,9 @@ static int setup(bench *b) {
   b->q_prof = make_queue(b, CL_QUEUE_PROFILING_ENABLE, &err);
   if (err)
     return fail("clCreateCommandQueue (profiling)", err);
+  b->q_ooo = make_queue(b, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
+  if (err)
+    b->q_ooo = NULL; /* optional: row e reports n/a */
   return 0;
 }
 
@@ -256,7 +354,13 @@ int main(int argc, char **argv) {
     rc = bench_chain(&b);
   if (!rc)
     rc = bench_profiled(&b);
+  if (!rc)
+    rc = bench_wait_and_ooo(&b);
+  if (!rc)
+    rc = bench_async_start(&b);
   clReleaseKernel(b.k);
+  if (b.q_ooo)
+    clReleaseCommandQueue(b.q_ooo);
   clReleaseCommandQueue(b.q);
   clReleaseCommandQueue(b.q_prof);
   clReleaseContext(b.ctx);

@@ -66,8 +66,8 @@ static void ndrange_free(ndrange_cmd *c) {
     rt_mem_release(c->mems[i]);
   if (c->kernel)
     rt_kernel_release(c->kernel);
-  free(c->data);
-  free(c);
+  rt_payload_free(c->data);
+  rt_payload_free(c);
 }
 
 /* Writes argument i's slot at p; buffers are recorded in c->mems. */
@@ -122,8 +122,7 @@ static cl_int snapshot_args_locked(ndrange_cmd *c, cl_kernel k) {
   size_t at = 0;
   for (unsigned i = 0; i < n; i++)
     arg_place(&k->info->args[i], &k->args[i], &at);
-  c->data = aligned_alloc(RT_LOCAL_ALIGN, align_up(at ? at : 1,
-                                                   RT_LOCAL_ALIGN));
+  c->data = rt_payload_alloc(at ? at : 1); /* RT_LOCAL_ALIGN aligned */
   if (!c->data)
     return CL_OUT_OF_HOST_MEMORY;
   uint64_t local_at = align_up(k->info->static_local_mem_size,
@@ -144,8 +143,8 @@ static cl_int snapshot_args_locked(ndrange_cmd *c, cl_kernel k) {
 static ndrange_cmd *ndrange_create(cl_kernel k, const ndrange_dims *d,
                                    cl_int *err) {
   unsigned n = k->info->num_args;
-  ndrange_cmd *c = calloc(1, sizeof *c + n * (sizeof(void *) +
-                                              sizeof(cl_mem)));
+  ndrange_cmd *c = rt_payload_alloc(sizeof *c + n * (sizeof(void *) +
+                                                      sizeof(cl_mem)));
   if (!c) {
     *err = CL_OUT_OF_HOST_MEMORY;
     return NULL;

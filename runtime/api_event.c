@@ -40,9 +40,10 @@ cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name,
   case CL_EVENT_COMMAND_TYPE:
     RT_INFO_VALUE(cl_command_type, event->command_type);
   case CL_EVENT_COMMAND_EXECUTION_STATUS: {
-    pthread_mutex_lock(&event->lock);
-    cl_int status = event->status;
-    pthread_mutex_unlock(&event->lock);
+    /* Applications poll this in a loop: make sure the commands it waits
+     * for are being run (an implicit flush). */
+    rt_executor_flush();
+    cl_int status = atomic_load(&event->status);
     RT_INFO_VALUE(cl_int, status);
   }
   case CL_EVENT_REFERENCE_COUNT:
@@ -117,13 +118,11 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event,
   /* CL_INVALID_VALUE if the execution_status is not CL_COMPLETE or a
    * negative integer value. */
   RT_RETURN_IF(execution_status > 0, CL_INVALID_VALUE);
-  pthread_mutex_lock(&event->lock);
-  bool already = event->status <= CL_COMPLETE;
-  pthread_mutex_unlock(&event->lock);
   /* CL_INVALID_OPERATION if the execution_status for event has already
    * been changed by a previous call to clSetUserEventStatus. */
-  RT_RETURN_IF(already, CL_INVALID_OPERATION);
+  RT_RETURN_IF(rt_event_is_done(event), CL_INVALID_OPERATION);
   rt_event_set_status(event, execution_status);
+  rt_executor_flush(); /* start what the event held back now */
   return CL_SUCCESS;
 }
 
@@ -160,6 +159,8 @@ cl_int CL_API_CALL clSetEventCallback(
   if (reached)
     pfn_notify(event, status < 0 ? status : command_exec_callback_type,
                user_data);
+  else
+    rt_executor_flush(); /* the application may now wait for the call */
   return CL_SUCCESS;
 }
 

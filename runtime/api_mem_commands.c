@@ -56,7 +56,7 @@ static void free_cmd(cl_event ev) {
     rt_mem_release(c->dst_mem);
   if (c->unmap_mem)
     rt_mem_release(c->unmap_mem);
-  free(c);
+  rt_payload_free(c);
   ev->payload = NULL;
 }
 
@@ -69,7 +69,7 @@ static cl_int submit(cl_command_queue q, cl_command_type type,
   cl_int err;
   cl_event ev = rt_command_create(q, type, num_events, wait_list, &err);
   if (!ev) {
-    free(c);
+    rt_payload_free(c);
     return err;
   }
   if (c->src_mem)
@@ -112,7 +112,7 @@ static bool host_may_write(cl_mem m) {
 }
 
 static mem_cmd *linear_cmd(size_t size) {
-  mem_cmd *c = calloc(1, sizeof *c);
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
   if (c) {
     c->region[0] = size;
     c->region[1] = c->region[2] = 1;
@@ -276,7 +276,7 @@ static cl_int buffer_rect_io(cl_command_queue q, cl_mem buffer, bool read,
   RT_RETURN_IF(boff == SIZE_MAX || hoff == SIZE_MAX, CL_INVALID_VALUE);
   RT_RETURN_IF(read ? !host_may_read(buffer) : !host_may_write(buffer),
                CL_INVALID_OPERATION);
-  mem_cmd *c = calloc(1, sizeof *c);
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
   RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
   memcpy(c->region, region, sizeof c->region);
   if (read) {
@@ -381,7 +381,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
                                src_slice_pitch),
                  CL_MEM_COPY_OVERLAP);
   }
-  mem_cmd *c = calloc(1, sizeof *c);
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
   RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
   memcpy(c->region, region, sizeof c->region);
   c->src_mem = src;
@@ -421,10 +421,10 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer,
                  !host_may_write(buffer),
              CL_INVALID_OPERATION, errcode_ret);
   rt_mapping *map = malloc(sizeof *map);
-  mem_cmd *c = calloc(1, sizeof *c);
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
   if (!map || !c) {
     free(map);
-    free(c);
+    rt_payload_free(c);
     RT_FAIL_IF(true, CL_OUT_OF_HOST_MEMORY, errcode_ret);
   }
   /* Zero-copy: the mapped pointer is the buffer's own memory. */
@@ -468,7 +468,7 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj,
   pthread_mutex_unlock(&memobj->lock);
   RT_RETURN_IF(!found, CL_INVALID_VALUE);
   free(found);
-  mem_cmd *c = calloc(1, sizeof *c);
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
   RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
   c->unmap_mem = memobj;
   return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, run_unmap, c, false,
@@ -493,7 +493,7 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(
   }
   /* Host memory is already where every device and the host see it: the
    * command only orders. */
-  mem_cmd *c = calloc(1, sizeof *c);
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
   RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
   return submit(q, CL_COMMAND_MIGRATE_MEM_OBJECTS, NULL, c, false,
                 num_events, wait_list, event);

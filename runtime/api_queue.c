@@ -112,13 +112,12 @@ cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
 
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  /* clReleaseCommandQueue performs an implicit flush. */
+  rt_executor_flush();
   /* Commands hold references on their queue, so the last release comes
    * after every command has completed. */
   if (!rt_release_last(q))
     return CL_SUCCESS;
-  for (unsigned i = 0; i < q->num_live; i++)
-    rt_event_release(q->live[i]);
-  free(q->live);
   if (q->last)
     rt_event_release(q->last);
   if (q->barrier)
@@ -131,9 +130,18 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   return CL_SUCCESS;
 }
 
-void rt_queue_command_done(cl_command_queue q) {
+void rt_queue_command_done(cl_command_queue q, cl_event ev) {
   cl_event drop_last = NULL, drop_barrier = NULL;
   pthread_mutex_lock(&q->lock);
+  if (!rt_queue_in_order(q)) { /* out of order: leave the live list */
+    if (ev->live_prev)
+      ev->live_prev->live_next = ev->live_next;
+    else
+      q->live = ev->live_next;
+    if (ev->live_next)
+      ev->live_next->live_prev = ev->live_prev;
+    ev->live_prev = ev->live_next = NULL;
+  }
   /* Completed commands need no ordering any more: dropping them here
    * breaks the queue -> event -> queue reference cycle. */
   if (q->last && rt_event_is_done(q->last)) {
@@ -144,12 +152,9 @@ void rt_queue_command_done(cl_command_queue q) {
     drop_barrier = q->barrier;
     q->barrier = NULL;
   }
-  if (--q->outstanding == 0) {
-    for (unsigned i = 0; i < q->num_live; i++)
-      rt_event_release(q->live[i]);
-    q->num_live = 0;
+  if (atomic_fetch_sub_explicit(&q->outstanding, 1,
+                                memory_order_release) == 1)
     pthread_cond_broadcast(&q->idle);
-  }
   pthread_mutex_unlock(&q->lock);
   if (drop_last)
     rt_event_release(drop_last);
@@ -159,16 +164,54 @@ void rt_queue_command_done(cl_command_queue q) {
 
 cl_int CL_API_CALL clFlush(cl_command_queue q) {
   RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  return CL_SUCCESS; /* commands are issued as soon as they are ready */
+  /* Ready commands are in the executor's list: make sure an executor
+   * is awake for them. */
+  rt_executor_flush();
+  return CL_SUCCESS;
+}
+
+static bool queue_idle(cl_command_queue q) {
+  return atomic_load_explicit(&q->outstanding, memory_order_acquire) == 0;
+}
+
+/* Polls for up to RT_SPIN_NS until q is idle or a command was pushed
+ * since push sequence seq; true if either happened. */
+static bool spin_for_queue(cl_command_queue q, unsigned seq) {
+  cl_ulong deadline = rt_now_ns() + RT_SPIN_NS;
+  for (;;) {
+    for (int i = 0; i < 32; i++) {
+      if (queue_idle(q) || rt_executor_push_seq() != seq)
+        return true;
+      rt_cpu_relax();
+    }
+    if (rt_now_ns() > deadline)
+      return false;
+  }
 }
 
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
   RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
   rt_retain(q);
-  pthread_mutex_lock(&q->lock);
-  while (q->outstanding)
-    pthread_cond_wait(&q->idle, &q->lock);
-  pthread_mutex_unlock(&q->lock);
+  rt_executor_drain_begin();
+  /* Runs q's ready commands on this thread (no wake-up for the common
+   * enqueue-then-finish), spins a little while an executor runs them,
+   * then sleeps. */
+  while (!queue_idle(q)) {
+    unsigned seq = rt_executor_push_seq();
+    cl_event run = rt_executor_take(q, NULL, NULL, 0);
+    if (run) {
+      rt_command_execute(run);
+      continue;
+    }
+    rt_executor_flush(); /* what is left is someone else's to run */
+    if (spin_for_queue(q, seq))
+      continue; /* progress: look again */
+    pthread_mutex_lock(&q->lock);
+    while (!queue_idle(q))
+      pthread_cond_wait(&q->idle, &q->lock);
+    pthread_mutex_unlock(&q->lock);
+  }
+  rt_executor_drain_end();
   clReleaseCommandQueue(q);
   return CL_SUCCESS;
 }

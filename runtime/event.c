@@ -1,16 +1,22 @@
 /* This file contains the event graph: creating commands with their
- * dependencies, submitting them, status changes with callbacks, and
- * waking the commands that wait for a completed one.
+ * dependencies, submitting them, status changes with callbacks, waking
+ * the commands that wait for a completed one, waiting (running what is
+ * ready on the waiting thread), and the cache of recycled events.
  *
- * Lock rules: an event's lock guards its status, callbacks, pending count
- * and dependents. The queue lock may be held while taking an event lock
- * (at submit), never the other way round: completion drops the event lock
- * before it touches dependents or the queue. */
+ * Lock rules: an event's lock guards its status changes, callbacks and
+ * dependents; the pending count and dep_failed are atomics, so no event
+ * lock is ever taken while another is held (recycled events reuse their
+ * locks, so any nesting could pair up both ways). The queue lock may be
+ * held while taking an event lock (at submit), never the other way
+ * round: completion drops the event lock before it touches dependents or
+ * the queue. The cache lock is taken with no other lock held. */
 #include "event.h"
 #include "context.h"
 #include "queue.h"
 #include "platform.h"
+#include <stddef.h>
 #include <stdlib.h>
+#include <string.h>
 
 cl_int rt_check_wait_list(cl_context ctx, cl_uint num_events,
                           const cl_event *wait_list) {
@@ -29,24 +35,92 @@ cl_int rt_check_wait_list(cl_context ctx, cl_uint num_events,
   return CL_SUCCESS;
 }
 
+/* Released events wait here for reuse, with their lock and condition
+ * variable still initialised and their grown dependents array kept, so a
+ * launch needs no allocation once warm. Bounded: beyond EVENT_CACHE_MAX
+ * events are freed. Any thread may release, any thread may allocate. */
+enum { EVENT_CACHE_MAX = 256 };
+static pthread_mutex_t cache_lock = PTHREAD_MUTEX_INITIALIZER;
+static cl_event cache_head;       /* linked through next_ready */
+static unsigned cache_count;
+
+/* A recycled event, or NULL if the cache is empty. */
+static cl_event cache_take(void) {
+  pthread_mutex_lock(&cache_lock);
+  cl_event ev = cache_head;
+  if (ev) {
+    cache_head = ev->next_ready;
+    cache_count--;
+  }
+  pthread_mutex_unlock(&cache_lock);
+  return ev;
+}
+
+/* Keeps ev (already emptied) for reuse, or destroys it. */
+static void cache_put(cl_event ev) {
+  pthread_mutex_lock(&cache_lock);
+  bool keep = cache_count < EVENT_CACHE_MAX;
+  if (keep) {
+    ev->next_ready = cache_head;
+    cache_head = ev;
+    cache_count++;
+  }
+  pthread_mutex_unlock(&cache_lock);
+  if (keep)
+    return;
+  if (ev->dependents != ev->dep_inline)
+    free(ev->dependents);
+  pthread_mutex_destroy(&ev->lock);
+  pthread_cond_destroy(&ev->done);
+  free(ev);
+}
+
+/* A fresh event from the cache or the heap: lock and condition variable
+ * initialised, dependents empty, every other field zero. */
+static cl_event event_get(void) {
+  cl_event ev = cache_take();
+  if (ev) {
+    /* Keep the lock, condition variable and dependents array (the
+     * fields before t_queued are all set by event_alloc); zero the
+     * rest. */
+    cl_event *deps = ev->dependents;
+    unsigned cap = ev->cap_dependents;
+    size_t from = offsetof(struct _cl_event, t_queued);
+    memset((char *)ev + from, 0, sizeof *ev - from);
+    bool heap = deps != ev->dep_inline;
+    ev->dependents = heap ? deps : ev->dep_inline;
+    ev->cap_dependents = heap ? cap : RT_EVENT_INLINE_DEPS;
+    return ev;
+  }
+  ev = calloc(1, sizeof *ev);
+  if (!ev)
+    return NULL;
+  pthread_mutex_init(&ev->lock, NULL);
+  pthread_cond_init(&ev->done, NULL);
+  ev->dependents = ev->dep_inline;
+  ev->cap_dependents = RT_EVENT_INLINE_DEPS;
+  return ev;
+}
+
 /* Allocates an event with one reference and status, in context ctx. */
 static cl_event event_alloc(cl_context ctx, cl_command_queue q,
                             cl_command_type type, cl_int status) {
-  cl_event ev = calloc(1, sizeof *ev);
+  cl_event ev = event_get();
   if (!ev)
     return NULL;
-  rt_object_init(&ev->obj, RT_EVENT);
   ev->context = ctx;
   rt_retain(ctx);
   ev->queue = q;
   if (q)
     rt_retain(q);
   ev->command_type = type;
-  ev->status = status;
-  ev->pending = 1; /* the submission guard, dropped by rt_command_submit */
-  pthread_mutex_init(&ev->lock, NULL);
-  pthread_cond_init(&ev->done, NULL);
-  ev->t_queued = rt_now_ns();
+  atomic_store_explicit(&ev->status, status, memory_order_relaxed);
+  /* The submission guard, dropped by rt_command_submit. */
+  atomic_store_explicit(&ev->pending, 1, memory_order_relaxed);
+  if (q && (q->properties & CL_QUEUE_PROFILING_ENABLE))
+    ev->t_queued = rt_now_ns();
+  /* Published last: the handle is valid from here on. */
+  rt_object_init(&ev->obj, RT_EVENT);
   return ev;
 }
 
@@ -64,7 +138,9 @@ cl_event rt_command_create(cl_command_queue q, cl_command_type type,
     return NULL;
   cl_event ev = event_alloc(q->context, q, type, CL_QUEUED);
   if (ev && num_events) {
-    ev->waits = malloc(sizeof *ev->waits * num_events);
+    ev->waits = num_events <= RT_EVENT_INLINE_WAITS
+                    ? ev->wait_inline
+                    : malloc(sizeof *ev->waits * num_events);
     if (!ev->waits) {
       rt_event_release(ev);
       ev = NULL;
@@ -81,92 +157,106 @@ cl_event rt_command_create(cl_command_queue q, cl_command_type type,
   return ev;
 }
 
+/* Drops the wait list's references and its heap array, if any. The list
+ * is detached under ev's lock, as waiters copy it (rt_event_wait). */
+static void drop_waits(cl_event ev) {
+  /* Only this function clears the list, once: an empty list stays so. */
+  if (!ev->num_waits)
+    return;
+  pthread_mutex_lock(&ev->lock);
+  cl_event *waits = ev->waits;
+  unsigned n = ev->num_waits;
+  ev->waits = NULL;
+  ev->num_waits = 0;
+  pthread_mutex_unlock(&ev->lock);
+  for (unsigned i = 0; i < n; i++)
+    rt_event_release(waits[i]);
+  if (waits != ev->wait_inline)
+    free(waits);
+}
+
+/* Appends ev to dep's dependents; dep's lock held. False if the array
+ * could not grow. */
+static bool append_dependent(cl_event dep, cl_event ev) {
+  if (dep->num_dependents == dep->cap_dependents) {
+    unsigned cap = 2 * dep->cap_dependents;
+    cl_event *grown = malloc(sizeof *grown * cap);
+    if (!grown)
+      return false;
+    for (unsigned i = 0; i < dep->num_dependents; i++)
+      grown[i] = dep->dependents[i];
+    if (dep->dependents != dep->dep_inline)
+      free(dep->dependents);
+    dep->dependents = grown;
+    dep->cap_dependents = cap;
+  }
+  dep->dependents[dep->num_dependents++] = ev;
+  return true;
+}
+
 /* Makes ev wait for dep (unless dep is already complete). Takes dep's
- * lock; the caller may hold the queue lock. */
+ * lock (never ev's: no event lock nests in another); the caller may hold
+ * the queue lock. */
 static void add_dependency(cl_event ev, cl_event dep) {
   if (dep == ev)
     return;
   pthread_mutex_lock(&dep->lock);
-  if (dep->status < 0) {
-    ev->dep_failed = true; /* written before ev is published: no race */
-  } else if (dep->status != CL_COMPLETE) {
-    if (dep->num_dependents == dep->cap_dependents) {
-      unsigned cap = dep->cap_dependents ? 2 * dep->cap_dependents : 4;
-      cl_event *grown = realloc(dep->dependents, sizeof *grown * cap);
-      if (!grown) { /* defensive: keep going, ordering by waiting */
-        pthread_mutex_unlock(&dep->lock);
-        rt_event_wait(dep);
-        return;
-      }
-      dep->dependents = grown;
-      dep->cap_dependents = cap;
-    }
-    rt_retain(ev);
-    dep->dependents[dep->num_dependents++] = ev;
-    pthread_mutex_lock(&ev->lock);
-    ev->pending++;
-    pthread_mutex_unlock(&ev->lock);
+  cl_int status = atomic_load_explicit(&dep->status, memory_order_relaxed);
+  bool ok = true;
+  if (status != CL_COMPLETE && status >= 0) {
+    /* Counted before dep can see ev; ev's submission guard keeps the
+     * count above zero meanwhile. */
+    atomic_fetch_add(&ev->pending, 1);
+    ok = append_dependent(dep, ev);
+    if (ok)
+      rt_retain(ev);
+    else
+      atomic_fetch_sub(&ev->pending, 1);
   }
   pthread_mutex_unlock(&dep->lock);
+  /* Defensive (!ok): with no memory to record the dependency, fail the
+   * command rather than run it out of order or block here with the
+   * queue locked. */
+  if (status < 0 || !ok)
+    atomic_store(&ev->dep_failed, true);
 }
 
 bool rt_event_is_done(cl_event ev) {
-  pthread_mutex_lock(&ev->lock);
-  bool done = ev->status <= CL_COMPLETE;
-  pthread_mutex_unlock(&ev->lock);
-  return done;
-}
-
-/* Removes complete events from the queue's live list. Queue lock held. */
-static void prune_live(cl_command_queue q) {
-  unsigned kept = 0;
-  for (unsigned i = 0; i < q->num_live; i++) {
-    cl_event e = q->live[i];
-    if (rt_event_is_done(e))
-      rt_event_release(e);
-    else
-      q->live[kept++] = e;
-  }
-  q->num_live = kept;
+  return atomic_load_explicit(&ev->status, memory_order_acquire) <=
+         CL_COMPLETE;
 }
 
 /* Links ev into its queue's order: in-order chaining, barriers, and the
- * wait-all of markers. Queue lock held. Returns false on allocation
- * failure. */
-static bool link_into_queue(cl_command_queue q, cl_event ev) {
-  prune_live(q);
+ * wait-all of markers. Queue lock held. */
+static void link_into_queue(cl_command_queue q, cl_event ev) {
   if (rt_queue_in_order(q)) {
-    if (q->last)
+    if (q->last) {
       add_dependency(ev, q->last);
+      /* Never the last reference: until rt_queue_command_done drops
+       * q->last, the command's ready path still holds it. */
+      rt_event_release(q->last);
+    }
+    rt_retain(ev);
+    q->last = ev;
   } else {
     if (q->barrier)
       add_dependency(ev, q->barrier);
     if (ev->wait_all && ev->num_waits == 0)
-      for (unsigned i = 0; i < q->num_live; i++)
-        add_dependency(ev, q->live[i]);
+      for (cl_event e = q->live; e; e = e->live_next)
+        add_dependency(ev, e);
+    ev->live_prev = NULL;
+    ev->live_next = q->live;
+    if (q->live)
+      q->live->live_prev = ev;
+    q->live = ev;
+    if (ev->blocks_later) {
+      rt_retain(ev);
+      if (q->barrier)
+        rt_event_release(q->barrier);
+      q->barrier = ev;
+    }
   }
-  if (q->num_live == q->cap_live) {
-    unsigned cap = q->cap_live ? 2 * q->cap_live : 16;
-    cl_event *grown = realloc(q->live, sizeof *grown * cap);
-    if (!grown)
-      return false;
-    q->live = grown;
-    q->cap_live = cap;
-  }
-  rt_retain(ev);
-  q->live[q->num_live++] = ev;
-  rt_retain(ev);
-  if (q->last)
-    rt_event_release(q->last);
-  q->last = ev;
-  if (ev->blocks_later) {
-    rt_retain(ev);
-    if (q->barrier)
-      rt_event_release(q->barrier);
-    q->barrier = ev;
-  }
-  q->outstanding++;
-  return true;
+  atomic_fetch_add_explicit(&q->outstanding, 1, memory_order_relaxed);
 }
 
 /* Runs the callbacks whose trigger the status has reached. Not locked:
@@ -191,71 +281,80 @@ static void fire_callbacks(cl_event ev, cl_int status) {
 
 /* Called when dep finished with status: one fewer dependency for ev. */
 static void dependency_done(cl_event ev, cl_int dep_status) {
-  pthread_mutex_lock(&ev->lock);
   if (dep_status < 0)
-    ev->dep_failed = true;
-  bool ready = --ev->pending == 0;
-  pthread_mutex_unlock(&ev->lock);
-  if (ready)
+    atomic_store(&ev->dep_failed, true);
+  /* The thread that drops the count to zero sees every earlier store
+   * (acq_rel on one atomic), and hands ev over. */
+  if (atomic_fetch_sub(&ev->pending, 1) == 1)
     rt_executor_push(ev);
 }
 
-void rt_event_set_status(cl_event ev, cl_int status) {
-  pthread_mutex_lock(&ev->lock);
-  if (ev->status <= CL_COMPLETE) { /* already final */
-    pthread_mutex_unlock(&ev->lock);
+/* Records the timestamps of a status change; ev's lock held. Only
+ * profiling queues report them: others skip the clock reads. */
+static void stamp(cl_event ev, cl_int status) {
+  if (!ev->queue || !(ev->queue->properties & CL_QUEUE_PROFILING_ENABLE))
     return;
-  }
-  ev->status = status;
   cl_ulong now = rt_now_ns();
   if (status == CL_SUBMITTED)
     ev->t_submit = now;
   else if (status == CL_RUNNING)
     ev->t_start = now;
-  bool final = status <= CL_COMPLETE;
-  cl_event *deps = NULL;
-  unsigned num_deps = 0;
-  if (final) {
+  if (status <= CL_COMPLETE) {
     ev->t_end = now;
     if (!ev->t_start)
       ev->t_start = now;
     if (!ev->t_submit)
       ev->t_submit = ev->t_start;
-    deps = ev->dependents;
-    num_deps = ev->num_dependents;
-    ev->dependents = NULL;
-    ev->num_dependents = ev->cap_dependents = 0;
   }
+}
+
+void rt_event_set_status(cl_event ev, cl_int status) {
+  pthread_mutex_lock(&ev->lock);
+  if (rt_event_is_done(ev)) { /* already final */
+    pthread_mutex_unlock(&ev->lock);
+    return;
+  }
+  stamp(ev, status);
+  bool final = status <= CL_COMPLETE;
+  /* Once final, nobody appends dependents (add_dependency checks the
+   * status under this lock), so the array is ours to walk unlocked. */
+  unsigned num_deps = final ? ev->num_dependents : 0;
+  atomic_store_explicit(&ev->status, status, memory_order_release);
+  if (final)
+    pthread_cond_broadcast(&ev->done);
   pthread_mutex_unlock(&ev->lock);
 
-  if (final && ev->free_payload) {
-    ev->free_payload(ev);
-    ev->free_payload = NULL;
-  }
   rt_retain(ev); /* callbacks may release the application's reference */
-  if (final) {
-    pthread_mutex_lock(&ev->lock);
-    pthread_cond_broadcast(&ev->done);
-    pthread_mutex_unlock(&ev->lock);
-  }
   fire_callbacks(ev, status);
   for (unsigned i = 0; i < num_deps; i++) {
-    dependency_done(deps[i], status);
-    rt_event_release(deps[i]);
+    cl_event dep = ev->dependents[i];
+    dependency_done(dep, status);
+    rt_event_release(dep);
   }
-  free(deps);
-  if (final && ev->queue)
-    rt_queue_command_done(ev->queue);
+  if (final) {
+    ev->num_dependents = 0;
+    if (ev->queue)
+      rt_queue_command_done(ev->queue, ev);
+  }
   rt_event_release(ev);
 }
 
 void rt_command_execute(cl_event ev) {
+  /* The wait list was kept so that waiters could run it (rt_event_wait);
+   * it is complete now. */
+  drop_waits(ev);
   cl_int result;
-  if (ev->dep_failed) {
+  if (atomic_load(&ev->dep_failed)) {
     result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   } else {
     rt_event_set_status(ev, CL_RUNNING);
     result = ev->run ? ev->run(ev) : CL_SUCCESS;
+  }
+  /* The payload goes before waiters can see the final status: a thread
+   * returning from a wait may count the references the payload held. */
+  if (ev->free_payload) {
+    ev->free_payload(ev);
+    ev->free_payload = NULL;
   }
   rt_event_set_status(ev, result == CL_SUCCESS ? CL_COMPLETE : result);
   rt_event_release(ev); /* the reference the ready path held */
@@ -266,49 +365,95 @@ cl_int rt_command_submit(cl_event ev, bool blocking, cl_event *event_out) {
   pthread_mutex_lock(&q->lock);
   for (unsigned i = 0; i < ev->num_waits; i++)
     add_dependency(ev, ev->waits[i]);
-  bool linked = link_into_queue(q, ev);
+  link_into_queue(q, ev);
   pthread_mutex_unlock(&q->lock);
-  for (unsigned i = 0; i < ev->num_waits; i++)
-    rt_event_release(ev->waits[i]);
-  free(ev->waits);
-  ev->waits = NULL;
-  ev->num_waits = 0;
-  if (!linked) { /* defensive: allocation failure */
-    rt_event_set_status(ev, CL_OUT_OF_HOST_MEMORY);
-    rt_event_release(ev);
-    return CL_OUT_OF_HOST_MEMORY;
-  }
   rt_event_set_status(ev, CL_SUBMITTED);
   if (event_out) {
     rt_retain(ev);
     *event_out = ev;
   }
-  rt_retain(ev); /* kept until the end of this function */
-  pthread_mutex_lock(&ev->lock);
-  bool ready = --ev->pending == 0;
-  pthread_mutex_unlock(&ev->lock);
+  if (blocking)
+    rt_retain(ev); /* kept until the end of this function */
+  bool ready = atomic_fetch_sub(&ev->pending, 1) == 1;
   /* The creator's reference now belongs to the ready path, which drops
    * it after execution (rt_command_execute). */
-  if (ready) {
-    if (blocking)
-      rt_command_execute(ev); /* no thread hop for a blocking call */
-    else
-      rt_executor_push(ev);
+  if (ready && blocking) {
+    /* No thread hop for a blocking call; what its completion makes
+     * ready is flushed at drain_end. */
+    rt_executor_drain_begin();
+    rt_command_execute(ev);
+    rt_executor_drain_end();
+  } else if (ready) {
+    rt_executor_push(ev);
   }
+  if (!blocking)
+    return CL_SUCCESS;
   cl_int result = CL_SUCCESS;
-  if (blocking && rt_event_wait(ev) < 0)
+  if (rt_event_wait(ev) < 0)
     result = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
   rt_event_release(ev);
   return result;
 }
 
-cl_int rt_event_wait(cl_event ev) {
+/* Polls for up to RT_SPIN_NS until ev is done or a command was pushed
+ * since push sequence seq (one the caller may take); true if either
+ * happened. */
+static bool spin_for(cl_event ev, unsigned seq) {
+  cl_ulong deadline = rt_now_ns() + RT_SPIN_NS;
+  for (;;) {
+    for (int i = 0; i < 32; i++) {
+      if (rt_event_is_done(ev) || rt_executor_push_seq() != seq)
+        return true;
+      rt_cpu_relax();
+    }
+    if (rt_now_ns() > deadline)
+      return false;
+  }
+}
+
+/* Copies (and retains) up to RT_EVENT_INLINE_WAITS of ev's wait list:
+ * commands a waiter for ev may run itself. Returns how many. */
+static unsigned copy_waits(cl_event ev, cl_event *out) {
   pthread_mutex_lock(&ev->lock);
-  while (ev->status > CL_COMPLETE)
-    pthread_cond_wait(&ev->done, &ev->lock);
-  cl_int status = ev->status;
+  unsigned n = ev->num_waits < RT_EVENT_INLINE_WAITS ? ev->num_waits
+                                                     : RT_EVENT_INLINE_WAITS;
+  for (unsigned i = 0; i < n; i++) {
+    out[i] = ev->waits[i];
+    rt_retain(out[i]);
+  }
   pthread_mutex_unlock(&ev->lock);
-  return status;
+  return n;
+}
+
+cl_int rt_event_wait(cl_event ev) {
+  if (!rt_event_is_done(ev)) {
+    rt_executor_drain_begin();
+    /* What ev waits for directly may run here too: a blocking read
+     * after a kernel runs the kernel on this thread, whatever else the
+     * queue holds. */
+    cl_event deps[RT_EVENT_INLINE_WAITS];
+    unsigned num_deps = copy_waits(ev, deps);
+    while (!rt_event_is_done(ev)) {
+      unsigned seq = rt_executor_push_seq();
+      cl_event run = rt_executor_take(ev->queue, ev, deps, num_deps);
+      if (run) {
+        rt_command_execute(run);
+        continue;
+      }
+      /* What is left in the ready list is someone else's to run. */
+      rt_executor_flush();
+      if (spin_for(ev, seq))
+        continue; /* progress: look again */
+      pthread_mutex_lock(&ev->lock);
+      while (!rt_event_is_done(ev))
+        pthread_cond_wait(&ev->done, &ev->lock);
+      pthread_mutex_unlock(&ev->lock);
+    }
+    for (unsigned i = 0; i < num_deps; i++)
+      rt_event_release(deps[i]);
+    rt_executor_drain_end();
+  }
+  return atomic_load_explicit(&ev->status, memory_order_acquire);
 }
 
 void rt_event_release(cl_event ev) {
@@ -318,18 +463,20 @@ void rt_event_release(cl_event ev) {
    * (released before submission) frees it here. */
   if (ev->free_payload)
     ev->free_payload(ev);
-  for (unsigned i = 0; i < ev->num_waits; i++)
-    rt_event_release(ev->waits[i]);
-  free(ev->waits);
+  drop_waits(ev);
   for (rt_event_callback *c = ev->callbacks, *next; c; c = next) {
     next = c->next;
     free(c);
   }
-  free(ev->dependents);
-  pthread_mutex_destroy(&ev->lock);
-  pthread_cond_destroy(&ev->done);
-  if (ev->queue)
-    clReleaseCommandQueue(ev->queue);
-  clReleaseContext(ev->context);
-  free(ev);
+  /* Dependents were handed over at completion; an event released before
+   * it completed (a user event never set) still holds references. */
+  for (unsigned i = 0; i < ev->num_dependents; i++)
+    rt_event_release(ev->dependents[i]);
+  ev->num_dependents = 0;
+  cl_command_queue q = ev->queue;
+  cl_context ctx = ev->context;
+  cache_put(ev);
+  if (q)
+    clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
 }

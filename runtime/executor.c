@@ -1,56 +1,295 @@
-/* This file contains the executor: one runtime thread that runs commands
- * whose dependencies are complete, in the order they became ready.
- * Kernels fan out to the scheduler's workers from here; blocking calls
- * whose command is ready at once run it on the calling thread instead. */
+/* This file contains the executor: a few runtime threads (one per compute
+ * unit) that run commands whose dependencies are complete, oldest first,
+ * so independent commands of out-of-order queues run at the same time.
+ * Kernels fan out to the scheduler's workers from here. Threads waiting
+ * in clFinish or clWaitForEvents take ready commands from the same list
+ * and run them themselves (rt_executor_take).
+ *
+ * Wake-ups. A futex wake of a sleeping thread costs 5-8 us on the KVM
+ * guests this runs on, more than a whole empty launch, so the list is
+ * built to need as few as possible:
+ *  - an executor that runs out of work spins RT_SPIN_NS (one executor at
+ *    a time), then naps: it sleeps with a short timeout (NAP_NS) while
+ *    commands were pushed in the last IDLE_NS, and only then sleeps
+ *    without one;
+ *  - a push wakes nobody when an executor spins, or when the pushing
+ *    thread is draining (an executor, or a thread in a wait, which takes
+ *    what it can and calls rt_executor_flush before it sleeps or
+ *    returns);
+ *  - nor, while the application comes back for what it enqueues (lazy_ok),
+ *    when an executor naps: the application's wait will run the command,
+ *    else the napper finds it within NAP_NS;
+ *  - otherwise a push, and rt_executor_flush (clFlush, waits, status
+ *    queries), wake one sleeper, unless a wake-up is already on its way.
+ * lazy_ok adapts: an executor that finds a lazily pushed command the
+ * application did not come back for turns it off (enqueue, host work,
+ * then wait: the command should start at once), a waiting thread that
+ * takes a command the application pushed turns it on. So enqueue-then-
+ * wait runs the command on the waiting thread and wakes nobody, and
+ * enqueue-then-work starts the command with one wake-up, as before.
+ *
+ * Lock rules: executor_lock guards the list and the counters below it,
+ * except `spinning` and `count`/`push_seq`, which are atomics also read
+ * without it. executor_lock is a leaf: no other lock is taken while it
+ * is held (it may be taken with a queue or event lock held). */
+#define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "event.h"
+#include "platform.h"
+#include "queue.h"
+#include "../scheduler/scheduler.h"
 #include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
+
+/* A napping executor wakes this often to look for unflushed commands. */
+#define NAP_NS 500000
+/* Executors nap (rather than sleep) for this long after the last push. */
+#define IDLE_NS 5000000
+/* Executor threads at most; more would only contend for the cores. */
+#define MAX_EXECUTORS 4
+/* How far rt_executor_take looks down the list for a command of its
+ * queue; commands further back are left to the executors. */
+#define TAKE_SCAN 64
 
 static pthread_once_t executor_once = PTHREAD_ONCE_INIT;
-static pthread_mutex_t executor_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t executor_wake = PTHREAD_COND_INITIALIZER;
-static cl_event ready_head, ready_tail; /* guarded by executor_lock */
-static bool executor_running;
+/* Adaptive: held for a few instructions, by threads that run at the same
+ * time, so a short spin beats sleeping in the kernel. */
+static pthread_mutex_t executor_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
+static pthread_cond_t executor_wake; /* CLOCK_MONOTONIC, for naps */
+static cl_event ready_head, ready_tail;
+static _Atomic unsigned count;      /* commands in the list */
+static _Atomic unsigned push_seq;   /* pushes so far (wraps) */
+static _Atomic unsigned spinning;   /* executors polling count: 0 or 1 */
+static unsigned napping;            /* executors in a timed wait */
+static unsigned sleeping;           /* executors in an untimed wait */
+static unsigned waking;             /* signals not yet absorbed */
+static bool lazy_ok = true;         /* pushes may rely on a napper */
+static unsigned nap_seq;            /* push_seq when the last nap began */
+static unsigned idle_naps;          /* naps in a row that saw no push */
+static unsigned num_executors;      /* started; 0: run pushes inline */
 
-static void *executor_main(void *unused) {
-  (void)unused;
-  for (;;) {
-    pthread_mutex_lock(&executor_lock);
-    while (!ready_head)
-      pthread_cond_wait(&executor_wake, &executor_lock);
-    cl_event ev = ready_head;
+static _Thread_local unsigned draining; /* drain_begin nesting depth */
+
+/* Wakes one waiting executor if no executor will look at the list soon
+ * by itself. lazy: a napper counts as looking. executor_lock held. */
+static void wake_one_locked(bool lazy) {
+  if (atomic_load(&spinning) || (lazy && napping))
+    return;
+  if (napping + sleeping > waking) {
+    waking++;
+    pthread_cond_signal(&executor_wake);
+  }
+}
+
+/* Unlinks and returns the list's oldest command; executor_lock held. */
+static cl_event pop_locked(void) {
+  cl_event ev = ready_head;
+  if (ev) {
     ready_head = ev->next_ready;
     if (!ready_head)
       ready_tail = NULL;
-    pthread_mutex_unlock(&executor_lock);
     ev->next_ready = NULL;
-    rt_command_execute(ev);
+    atomic_fetch_sub(&count, 1);
+    /* The application did not come back for it: wake at once from now. */
+    if (ev->lazy_push)
+      lazy_ok = false;
+  }
+  return ev;
+}
+
+/* Polls the list for RT_SPIN_NS if no other executor does; true if a
+ * command showed up. */
+static bool spin_for_work(void) {
+  unsigned expected = 0;
+  if (!atomic_compare_exchange_strong(&spinning, &expected, 1))
+    return false;
+  cl_ulong deadline = rt_now_ns() + RT_SPIN_NS;
+  bool found = false;
+  while (!found) {
+    for (int i = 0; i < 32 && !found; i++) {
+      found = atomic_load(&count) != 0;
+      rt_cpu_relax();
+    }
+    if (!found && rt_now_ns() > deadline)
+      break;
+  }
+  atomic_store(&spinning, 0);
+  return found;
+}
+
+/* Waits for a wake-up: a nap with a timeout while the application is
+ * active (a push within the last IDLE_NS / NAP_NS naps), else a sleep.
+ * executor_lock held. */
+static void wait_locked(void) {
+  unsigned seq = atomic_load(&push_seq);
+  idle_naps = seq != nap_seq ? 0 : idle_naps + 1;
+  nap_seq = seq;
+  if (!napping && idle_naps < IDLE_NS / NAP_NS) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += NAP_NS;
+    if (ts.tv_nsec >= 1000000000) {
+      ts.tv_sec++;
+      ts.tv_nsec -= 1000000000;
+    }
+    napping++;
+    pthread_cond_timedwait(&executor_wake, &executor_lock, &ts);
+    napping--;
+  } else {
+    sleeping++;
+    pthread_cond_wait(&executor_wake, &executor_lock);
+    sleeping--;
+  }
+  if (waking)
+    waking--;
+}
+
+static void *executor_main(void *unused) {
+  (void)unused;
+  draining = 1; /* an executor always comes back for more */
+  bool worked = false;
+  pthread_mutex_lock(&executor_lock);
+  for (;;) {
+    cl_event ev = pop_locked();
+    if (ev) {
+      /* More ready work than this thread: let another executor help. */
+      if (ready_head)
+        wake_one_locked(false);
+      pthread_mutex_unlock(&executor_lock);
+      rt_command_execute(ev);
+      worked = true;
+      pthread_mutex_lock(&executor_lock);
+      continue;
+    }
+    /* Spin only when just out of work, not after every nap. */
+    bool found = false;
+    if (worked) {
+      pthread_mutex_unlock(&executor_lock);
+      found = spin_for_work();
+      pthread_mutex_lock(&executor_lock);
+      worked = false;
+    }
+    if (!found && !ready_head)
+      wait_locked();
   }
   return NULL;
 }
 
+/* Starts the executor threads: one per compute unit, at most
+ * MAX_EXECUTORS. */
 static void executor_start(void) {
-  pthread_t thread;
+  pthread_condattr_t ca;
+  pthread_condattr_init(&ca);
+  pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+  pthread_cond_init(&executor_wake, &ca);
+  pthread_condattr_destroy(&ca);
+  unsigned want = sched_num_workers();
+  if (want > MAX_EXECUTORS)
+    want = MAX_EXECUTORS;
   pthread_attr_t attr;
   pthread_attr_init(&attr);
   pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-  executor_running = pthread_create(&thread, &attr, executor_main, NULL) == 0;
+  unsigned started = 0;
+  for (unsigned i = 0; i < want; i++) {
+    pthread_t thread;
+    if (pthread_create(&thread, &attr, executor_main, NULL) == 0)
+      started++;
+  }
   pthread_attr_destroy(&attr);
+  pthread_mutex_lock(&executor_lock);
+  num_executors = started;
+  pthread_mutex_unlock(&executor_lock);
 }
 
 void rt_executor_push(cl_event ev) {
   pthread_once(&executor_once, executor_start);
-  if (!executor_running) { /* defensive: no thread, run it here */
+  pthread_mutex_lock(&executor_lock);
+  if (!num_executors) { /* defensive: no thread, run it here */
+    pthread_mutex_unlock(&executor_lock);
     rt_command_execute(ev);
     return;
   }
-  pthread_mutex_lock(&executor_lock);
   ev->next_ready = NULL;
+  ev->app_push = !draining;
+  ev->lazy_push = !draining && napping && lazy_ok &&
+                  !atomic_load(&spinning);
   if (ready_tail)
     ready_tail->next_ready = ev;
   else
     ready_head = ev;
   ready_tail = ev;
-  pthread_cond_signal(&executor_wake);
+  atomic_fetch_add(&count, 1);
+  atomic_fetch_add(&push_seq, 1);
+  if (!draining)
+    wake_one_locked(lazy_ok);
   pthread_mutex_unlock(&executor_lock);
+}
+
+/* True if a waiter for ev (or for all of q when ev is NULL) may run e:
+ * ev itself, one of deps (what ev waits for), or a command of ev's
+ * in-order queue. */
+static bool may_take(cl_event e, cl_command_queue q, cl_event ev,
+                     const cl_event *deps, unsigned num_deps) {
+  if (e == ev)
+    return true;
+  for (unsigned i = 0; i < num_deps; i++)
+    if (e == deps[i])
+      return true;
+  if (e->queue != q)
+    return false;
+  /* In an in-order queue the only ready command is the oldest incomplete
+   * one, which ev must wait for anyway. */
+  return !ev || rt_queue_in_order(q);
+}
+
+cl_event rt_executor_take(cl_command_queue q, cl_event ev,
+                          const cl_event *deps, unsigned num_deps) {
+  if (!atomic_load(&count) || (!q && !num_deps))
+    return NULL;
+  pthread_mutex_lock(&executor_lock);
+  cl_event prev = NULL, e = ready_head;
+  for (unsigned i = 0; e && i < TAKE_SCAN; i++) {
+    if (may_take(e, q, ev, deps, num_deps))
+      break;
+    prev = e;
+    e = e->next_ready;
+  }
+  if (e && !may_take(e, q, ev, deps, num_deps))
+    e = NULL;
+  if (e) {
+    if (prev)
+      prev->next_ready = e->next_ready;
+    else
+      ready_head = e->next_ready;
+    if (ready_tail == e)
+      ready_tail = prev;
+    e->next_ready = NULL;
+    atomic_fetch_sub(&count, 1);
+    /* The application waits for what it enqueues: pushes may be lazy. */
+    if (e->app_push)
+      lazy_ok = true;
+    /* The caller is about to be busy: others must run the rest. */
+    if (ready_head)
+      wake_one_locked(false);
+  }
+  pthread_mutex_unlock(&executor_lock);
+  return e;
+}
+
+unsigned rt_executor_push_seq(void) { return atomic_load(&push_seq); }
+
+void rt_executor_flush(void) {
+  if (!atomic_load(&count))
+    return;
+  pthread_mutex_lock(&executor_lock);
+  if (ready_head)
+    wake_one_locked(false);
+  pthread_mutex_unlock(&executor_lock);
+}
+
+void rt_executor_drain_begin(void) { draining++; }
+
+void rt_executor_drain_end(void) {
+  if (--draining == 0)
+    rt_executor_flush();
 }

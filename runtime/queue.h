@@ -16,20 +16,25 @@ struct _cl_command_queue {
   size_t num_props;                    /* entries incl. the 0; 0 if none */
   pthread_mutex_t lock;                /* guards the fields below */
   pthread_cond_t idle;                 /* broadcast when outstanding hits 0 */
-  cl_event last;                       /* newest command (retained) */
-  cl_event barrier;                    /* newest barrier (retained) */
-  cl_event *live;                      /* submitted, maybe not complete:
-                                          what a wait-all marker waits for
-                                          (retained; pruned on submit) */
-  unsigned num_live, cap_live;
-  unsigned outstanding;                /* submitted, not complete */
+  cl_event last;                       /* in order: newest command
+                                          (retained), dropped when done */
+  cl_event barrier;                    /* out of order: newest barrier
+                                          (retained), dropped when done */
+  cl_event live;                       /* out of order: incomplete commands,
+                                          newest first, linked through
+                                          live_prev/live_next (not
+                                          retained: a command unlinks
+                                          itself when it completes) */
+  _Atomic unsigned outstanding;        /* submitted, not complete; written
+                                          with the lock, polled without */
 };
 
 static inline bool rt_queue_in_order(cl_command_queue q) {
   return !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
 }
 
-/* Called by the engine when a command of q completes. */
-void rt_queue_command_done(cl_command_queue q);
+/* Called by the engine when command ev of q completes (after its
+ * callbacks): unlinks it and wakes clFinish when q is idle. */
+void rt_queue_command_done(cl_command_queue q, cl_event ev);
 
 #endif
