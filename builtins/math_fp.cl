@@ -180,10 +180,11 @@ FLOAT_TYPES(FRACT)
   }
 FLOAT_TYPES(MODF)
 
-/* remquo: the remainder is Sleef's exact remainder; the low three bits
- * of the quotient n come from fmod(|x|, 8|y|) = |x| - 8k|y| (exact):
- * n - 8k is the integer (r8 - r) / |y|, recovered exactly by rint since
- * the division's error is far below 1/2. */
+/* remquo: the remainder is Sleef's exact remainder; the low seven bits
+ * of the quotient n (the spec asks for seven, C for three) come from
+ * fmod(|x|, 128|y|) = |x| - 128k|y| (exact): n - 128k is the integer
+ * (r128 - r) / |y| <= 128, recovered exactly by rint since the
+ * subtraction's and division's errors are far below 1/2. */
 #define REMQUO(T, U, I) \
   T OVLP remquo(T x, T y, __private int *quo) { \
     if (isnan(x) || isnan(y) || isinf(x) || y == 0) { \
@@ -192,9 +193,9 @@ FLOAT_TYPES(MODF)
     } \
     T ax = fabs(x), ay = fabs(y); \
     T r = remainder(ax, ay); \
-    T r8 = ay > (sizeof(T) == 4 ? FLT_MAX : DBL_MAX) / 8 ? ax \
-                                                       : fmod(ax, 8 * ay); \
-    int n = (int)rint((r8 - r) / ay) & 7; \
+    T r128 = ay > (sizeof(T) == 4 ? FLT_MAX : DBL_MAX) / 128 \
+                 ? ax : fmod(ax, 128 * ay); \
+    int n = (int)rint((r128 - r) / ay) & 127; \
     *quo = signbit(x) != signbit(y) ? -n : n; \
     return signbit(x) ? -r : r; \
   }
