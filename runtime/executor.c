@@ -242,9 +242,35 @@ static bool may_take(cl_event e, cl_command_queue q, cl_event ev,
   return !ev || rt_queue_in_order(q);
 }
 
+/* Kernels run on the stack of whichever thread runs them (region mode's
+ * work-item contexts alone take up to 256 KiB, private arrays more).
+ * Skein's own threads have the default 8 MiB; an application thread
+ * with less room left than this leaves its commands to them. */
+#define INLINE_STACK_MIN ((size_t)2 << 20)
+
+/* True if the calling thread has INLINE_STACK_MIN of stack left below
+ * this frame (its stack's range is looked up once per thread). */
+static bool stack_has_room(void) {
+  static __thread const char *low;
+  static __thread bool known;
+  if (!known) {
+    pthread_attr_t attr;
+    void *base = NULL;
+    size_t size = 0;
+    if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+      pthread_attr_getstack(&attr, &base, &size);
+      pthread_attr_destroy(&attr);
+    }
+    low = base;
+    known = true;
+  }
+  char here;
+  return low && (size_t)(&here - low) >= INLINE_STACK_MIN;
+}
+
 cl_event rt_executor_take(cl_command_queue q, cl_event ev,
                           const cl_event *deps, unsigned num_deps) {
-  if (!atomic_load(&count) || (!q && !num_deps))
+  if (!atomic_load(&count) || (!q && !num_deps) || !stack_has_room())
     return NULL;
   pthread_mutex_lock(&executor_lock);
   cl_event prev = NULL, e = ready_head;
