@@ -355,6 +355,11 @@ static cl_int check_launch(cl_command_queue q, cl_kernel k) {
   RT_RETURN_IF(local_mem > q->device->local_mem_size ||
                    local_mem > sched_max_local_mem(),
                CL_OUT_OF_RESOURCES);
+  /* Likewise when a work-item's private memory would not fit the stack
+   * of the thread running it (runtime/executor.c leaves a waiting
+   * application thread its commands only with twice this to spare). */
+  RT_RETURN_IF(k->info->private_mem_size > RT_MAX_PRIVATE_MEM,
+               CL_OUT_OF_RESOURCES);
   return CL_SUCCESS;
 }
 

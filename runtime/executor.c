@@ -34,6 +34,7 @@
  * is held (it may be taken with a queue or event lock held). */
 #define _GNU_SOURCE /* PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP */
 #include "event.h"
+#include "kernel.h"   /* RT_MAX_PRIVATE_MEM */
 #include "platform.h"
 #include "queue.h"
 #include "../scheduler/scheduler.h"
@@ -242,11 +243,12 @@ static bool may_take(cl_event e, cl_command_queue q, cl_event ev,
   return !ev || rt_queue_in_order(q);
 }
 
-/* Kernels run on the stack of whichever thread runs them (region mode's
- * work-item contexts alone take up to 256 KiB, private arrays more).
- * Skein's own threads have the default 8 MiB; an application thread
- * with less room left than this leaves its commands to them. */
-#define INLINE_STACK_MIN ((size_t)2 << 20)
+/* Kernels run on the stack of whichever thread runs them: private
+ * memory up to RT_MAX_PRIVATE_MEM (runtime/kernel.h), plus region mode's
+ * work-item contexts (up to 256 KiB) and the frames around them. Skein's
+ * own threads have the default 8 MiB; an application thread with less
+ * room left than this leaves its commands to them. */
+#define INLINE_STACK_MIN (2 * RT_MAX_PRIVATE_MEM)
 
 /* True if the calling thread has INLINE_STACK_MIN of stack left below
  * this frame (its stack's range is looked up once per thread). */

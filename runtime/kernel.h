@@ -47,6 +47,12 @@ size_t rt_kernel_local_mem(cl_kernel k);
  * __local argument after the kernel's static __local variables). */
 #define RT_LOCAL_ALIGN 128
 
+/* The most private memory (CL_KERNEL_PRIVATE_MEM_SIZE) one work-item may
+ * use: kernels run on threads' stacks (8 MiB for Skein's own threads);
+ * more fails the enqueue with CL_OUT_OF_RESOURCES rather than overflow
+ * one. */
+#define RT_MAX_PRIVATE_MEM ((size_t)1 << 20)
+
 /* Drops a reference; on the last, frees k and releases its program. */
 void rt_kernel_release(cl_kernel k);
 

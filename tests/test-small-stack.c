@@ -1,8 +1,10 @@
-/* Tests that an application thread with a small stack can wait for a
- * kernel with a large private array: a thread waiting in clFinish or a
- * blocking call may run ready commands itself, but only with enough
- * stack left; otherwise Skein's own threads run them. (Before that
- * check, such a wait overflowed the application's stack.) */
+/* Tests kernels with large private arrays against the stacks they run
+ * on: an application thread with a small stack can wait for one (a
+ * thread waiting in clFinish or a blocking call runs ready commands
+ * itself only with enough stack left, otherwise Skein's own threads run
+ * them), and a kernel whose private memory exceeds what any stack can
+ * take fails its enqueue with CL_OUT_OF_RESOURCES instead of crashing
+ * the host. */
 #include "test_util.h"
 
 #include <pthread.h>
@@ -18,6 +20,12 @@ static const char *source =
     "  int sum = 0;\n"
     "  for (int i = 0; i < 64; i++) sum += priv[(seed * 977 + i * 2039) & 131071];\n"
     "  out[g] = sum;\n"
+    "}\n"
+    "kernel void huge_private(global const int *in, global int *out) {\n"
+    "  int priv[4194304];\n"
+    "  size_t g = get_global_id(0);\n"
+    "  for (int i = 0; i < 4194304; i++) priv[i] = in[g] * i;\n"
+    "  out[g] = priv[(in[g] * 977) & 4194303];\n"
     "}\n";
 
 typedef struct job {
@@ -81,6 +89,23 @@ int main(void) {
     bad += j.result[g] != sum;
   }
   CHECK_EQ(bad, 0);
+
+  /* 16 MiB per work-item: more than a thread's stack. */
+  cl_kernel huge = clCreateKernel(p, "huge_private", &err);
+  REQUIRE_OK(err);
+  cl_ulong priv = 0;
+  REQUIRE_OK(clGetKernelWorkGroupInfo(huge, env.device,
+                                      CL_KERNEL_PRIVATE_MEM_SIZE,
+                                      sizeof priv, &priv, NULL));
+  CHECK(priv >= 16u << 20);
+  REQUIRE_OK(clSetKernelArg(huge, 0, sizeof bin, &bin));
+  REQUIRE_OK(clSetKernelArg(huge, 1, sizeof j.out, &j.out));
+  size_t global = N;
+  CHECK_EQ(clEnqueueNDRangeKernel(env.queue, huge, 1, NULL, &global, NULL,
+                                  0, NULL, NULL),
+           CL_OUT_OF_RESOURCES);
+  REQUIRE_OK(clFinish(env.queue));
+  clReleaseKernel(huge);
   clReleaseKernel(j.kernel);
   clReleaseMemObject(j.out);
   clReleaseMemObject(bin);
