@@ -473,7 +473,8 @@ static size_t global_variable_size(LLVMModuleRef m) {
 /* Everything after the module exists: shared by source and binary. */
 static cc_status backend(build *b) {
   /* Fault injection for tests/test-compiler-crash.c: a crash where LLVM
-   * would crash, to prove the guard holds. */
+   * would crash, to prove the guard holds ("outer": only where the
+   * outer-loop vectoriser would run, to prove the retry without it). */
   const char *inject = getenv("SKEIN_INJECT_COMPILER_CRASH");
   if (inject && *inject == '1')
     raise(SIGSEGV);
@@ -498,6 +499,8 @@ static cc_status backend(build *b) {
       (st = lower_all(b)) != CC_OK || (st = finish_regions(b)) != CC_OK ||
       (st = verify(b)) != CC_OK)
     return st;
+  if (inject && strcmp(inject, "outer") == 0 && cc_outer_vectorize_used)
+    raise(SIGSEGV);
   stage_done(b, "lower");
   dump(b->m, "lowered");
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
@@ -798,8 +801,38 @@ static void run_request(void *arg) {
  * IR it rejects the hard way) becomes a failed build instead of killing
  * the host. What the crashed build held is leaked on purpose: freeing
  * state a crash left behind could crash again. */
+/* note followed by log (both may be empty), in a new malloc'd string;
+ * log is freed. On allocation failure, log as it was. */
+static char *prepend(char *log, const char *note) {
+  size_t a = strlen(note), b = log ? strlen(log) : 0;
+  char *s = malloc(a + b + 1);
+  if (!s)
+    return log;
+  memcpy(s, note, a);
+  memcpy(s + a, log ? log : "", b + 1);
+  free(log);
+  return s;
+}
+
 static cc_status guarded(build_request *r, cc_program **out, char **log) {
-  if (!cc_run_crash_safe(run_request, r)) {
+  cc_outer_vectorize_used = false;
+  bool ok = cc_run_crash_safe(run_request, r);
+  if (!ok && cc_outer_vectorize_used) {
+    /* LLVM's outer-loop vectoriser (VPlan's native path) crashes on some
+     * loops that pass cc_vectorize_outer_loop's checks: build again
+     * without it rather than fail the program. (The crashed attempt's
+     * memory is lost.) */
+    cc_outer_vectorize_off = true;
+    cc_outer_vectorize_used = false;
+    r->out = NULL;
+    r->log = NULL;
+    ok = cc_run_crash_safe(run_request, r);
+    cc_outer_vectorize_off = false;
+    if (ok)
+      r->log = prepend(r->log, "note: LLVM's outer-loop vectoriser crashed "
+                       "on this program; it was built without it\n");
+  }
+  if (!ok) {
     *out = NULL;
     if (log)
       *log = strdup("error: internal compiler error: LLVM crashed while "

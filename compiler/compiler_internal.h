@@ -83,6 +83,13 @@ void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
  * false and changes nothing otherwise. */
 bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width);
 
+/* The crash retry's switches (build.c guarded): whether this thread's
+ * build asked for outer-loop vectorisation (LLVM's least travelled
+ * vectoriser path), and whether it must not. */
+#ifndef __cplusplus
+extern _Thread_local bool cc_outer_vectorize_used, cc_outer_vectorize_off;
+#endif
+
 /* Promotes fn's private variables to registers and sets *lanes to the
  * floating-point vector lanes its loops carry (phis; in 32-bit units, a
  * double counts two). If that is between 1 and max_lanes and no loop

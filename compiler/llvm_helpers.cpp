@@ -84,11 +84,23 @@ extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
   // scalar loops take it (cc_scalarize_function splits vector kernels
   // first where that pays).
   // Nor does it refuse atomics: it widens an atomicrmw into a scatter of
-  // the pointer operand. Loops with atomics also stay scalar.
+  // the pointer operand. Loops with atomics also stay scalar. And it
+  // crashes widening a call that has no vector form (a Sleef function,
+  // printf's record call, a noinline function): only intrinsics and
+  // calls of defined functions the optimiser may still inline pass here
+  // (the build retries without this path if one of those crashes it,
+  // build.c guarded()).
   for (llvm::BasicBlock *bb : loop->blocks())
     for (llvm::Instruction &i : *bb) {
       if (i.getType()->isVectorTy() || i.isAtomic())
         return false;
+      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
+        llvm::Function *callee = call->getCalledFunction();
+        if (!callee || (!callee->isIntrinsic() &&
+                        (callee->isDeclaration() ||
+                         callee->hasFnAttribute(llvm::Attribute::NoInline))))
+          return false;
+      }
       for (llvm::Value *op : i.operands())
         if (op->getType()->isVectorTy())
           return false;

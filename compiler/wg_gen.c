@@ -535,6 +535,8 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
   return offset;
 }
 
+_Thread_local bool cc_outer_vectorize_used, cc_outer_vectorize_off;
+
 /* What hint_interleave needs to know of fn's floating-point work: how
  * many operations (arithmetic instructions and calls; after inlining, the
  * builtins' fma/sqrt/... intrinsics), and the most lanes of any
@@ -609,8 +611,11 @@ static void hint_interleave(cc_wg *wg) {
    * vectorise the work-item loop as an outer loop instead, 16 lanes times
    * the interleave count (the backend splits the wide vectors into that
    * many independent chains). */
-  if (cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count))
+  if (!cc_outer_vectorize_off &&
+      cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count)) {
+    cc_outer_vectorize_used = true;
     return;
+  }
   if (fp.ops >= 32)
     cc_set_loop_interleave(wg->x_latch, (unsigned)count);
 }

@@ -2,7 +2,10 @@
  * vectorises across work-items as outer loops: uniform and per-work-item
  * trip counts, nested loops, early exits, loops that store, float and
  * double recurrences (clpeak-style), with group sizes that leave partial
- * vectors. Every element is compared with a host computation. */
+ * vectors; and loops that call what cannot be widened (a Sleef math
+ * function, a noinline function, printf), which once crashed LLVM's
+ * outer-loop vectoriser and failed the build. Every element is compared
+ * with a host computation. */
 #include "test_util.h"
 #include <math.h>
 
@@ -35,6 +38,13 @@ static const char *source =
     "  float4 y = (float4)((float)get_local_id(0) * 0.001f);\n"
     "  for (int i = 0; i < 16; i++) { x = mad(y, x, y) * 0.5f; y = mad(x, y, x) * 0.5f; }\n"
     "  o[get_global_id(0)] = y.s0 + y.s1 + y.s2 + y.s3;\n"
+    "}\n"
+    "__attribute__((noinline)) float helper(float x) { return x * 3.0f + 1.0f; }\n"
+    "__kernel void calls_in_loop(__global float *o, __global const float *x, int n) {\n"
+    "  float a = 0.0f, b = 0.0f;\n"
+    "  for (int i = 0; i < n; i++) { a += sin(x[i]); b += helper((float)i); }\n"
+    "  for (int i = 0; i < n - 100; i++) printf(\"%d\\n\", i);\n"
+    "  o[2 * get_global_id(0)] = a; o[2 * get_global_id(0) + 1] = b;\n"
     "}\n"
     "__kernel void store_in_loop(__global int *o, int n) {\n"
     "  size_t g = get_global_id(0);\n"
@@ -204,6 +214,40 @@ int main(void) {
     for (int i = 0; i < sn; i++)
       bad += io[g * sn + i] != g * 3 + i;
   CHECK_EQ(bad, 0);
+  clReleaseKernel(k);
+
+  /* calls_in_loop: sin within its 4 ULP per term (the sum is compared
+   * loosely), helper exactly (small integers); the printf loop runs no
+   * iteration (n < 100), so nothing is printed. */
+  k = clCreateKernel(p, "calls_in_loop", &err);
+  REQUIRE_OK(err);
+  static float xs[64], co[2 * N];
+  for (int i = 0; i < 64; i++)
+    xs[i] = (float)i * 0.37f - 11.0f;
+  cl_mem bx = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof xs, xs,
+                             &err);
+  REQUIRE_OK(err);
+  cl_mem bc = clCreateBuffer(env.context, 0, sizeof co, NULL, &err);
+  REQUIRE_OK(err);
+  int cn = 64;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bc, &bc));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bx, &bx));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof cn, &cn));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bc, CL_TRUE, 0, sizeof co, co, 0,
+                                 NULL, NULL));
+  double want_a = 0.0, want_b = 0.0;
+  for (int i = 0; i < cn; i++) {
+    want_a += sin((double)xs[i]);
+    want_b += i * 3.0 + 1.0;
+  }
+  bad = 0;
+  for (int g = 0; g < N; g++)
+    bad += fabs(co[2 * g] - want_a) > 1e-4 || co[2 * g + 1] != want_b;
+  CHECK_EQ(bad, 0);
+  clReleaseMemObject(bx);
+  clReleaseMemObject(bc);
   clReleaseKernel(k);
 
   clReleaseMemObject(of);
