@@ -119,9 +119,10 @@ cl_int CL_API_CALL clSetUserEventStatus(cl_event event,
    * negative integer value. */
   RT_RETURN_IF(execution_status > 0, CL_INVALID_VALUE);
   /* CL_INVALID_OPERATION if the execution_status for event has already
-   * been changed by a previous call to clSetUserEventStatus. */
-  RT_RETURN_IF(rt_event_is_done(event), CL_INVALID_OPERATION);
-  rt_event_set_status(event, execution_status);
+   * been changed by a previous call to clSetUserEventStatus (checked and
+   * set under the event's lock: of two racing calls, one fails). */
+  RT_RETURN_IF(!rt_event_set_status(event, execution_status),
+               CL_INVALID_OPERATION);
   rt_executor_flush(); /* start what the event held back now */
   return CL_SUCCESS;
 }

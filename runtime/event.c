@@ -308,11 +308,11 @@ static void stamp(cl_event ev, cl_int status) {
   }
 }
 
-void rt_event_set_status(cl_event ev, cl_int status) {
+bool rt_event_set_status(cl_event ev, cl_int status) {
   pthread_mutex_lock(&ev->lock);
   if (rt_event_is_done(ev)) { /* already final */
     pthread_mutex_unlock(&ev->lock);
-    return;
+    return false;
   }
   stamp(ev, status);
   bool final = status <= CL_COMPLETE;
@@ -337,6 +337,7 @@ void rt_event_set_status(cl_event ev, cl_int status) {
       rt_queue_command_done(ev->queue, ev);
   }
   rt_event_release(ev);
+  return true;
 }
 
 void rt_command_execute(cl_event ev) {

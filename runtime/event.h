@@ -108,8 +108,9 @@ cl_int rt_event_wait(cl_event ev);
 
 /* Sets an event's status (user events, and the engine itself): runs the
  * callbacks whose trigger was reached and, at completion or failure,
- * releases the dependents. */
-void rt_event_set_status(cl_event ev, cl_int status);
+ * releases the dependents. False, changing nothing, if the status was
+ * already final. */
+bool rt_event_set_status(cl_event ev, cl_int status);
 
 /* Drops a reference; recycles the event on the last one. */
 void rt_event_release(cl_event ev);

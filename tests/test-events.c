@@ -289,6 +289,45 @@ static void test_threads(test_env *env) {
   CHECK(args[1].ok);
 }
 
+/* Two threads set the same user event's status at once: exactly one
+ * call may succeed, the other gets CL_INVALID_OPERATION. */
+typedef struct racer {
+  cl_event ev;
+  pthread_barrier_t *start;
+  cl_int result;
+} racer;
+
+static void *race_status(void *p) {
+  racer *r = p;
+  pthread_barrier_wait(r->start);
+  r->result = clSetUserEventStatus(r->ev, CL_COMPLETE);
+  return NULL;
+}
+
+static void test_status_race(test_env *env) {
+  int wrong = 0;
+  for (int round = 0; round < 200; round++) {
+    cl_int err;
+    cl_event ev = clCreateUserEvent(env->context, &err);
+    REQUIRE_OK(err);
+    pthread_barrier_t start;
+    pthread_barrier_init(&start, NULL, 2);
+    racer r[2] = {{ev, &start, 1}, {ev, &start, 1}};
+    pthread_t t[2];
+    for (int i = 0; i < 2; i++)
+      pthread_create(&t[i], NULL, race_status, &r[i]);
+    for (int i = 0; i < 2; i++)
+      pthread_join(t[i], NULL);
+    pthread_barrier_destroy(&start);
+    int ok = (r[0].result == CL_SUCCESS) + (r[1].result == CL_SUCCESS);
+    int refused = (r[0].result == CL_INVALID_OPERATION) +
+                  (r[1].result == CL_INVALID_OPERATION);
+    wrong += ok != 1 || refused != 1;
+    clReleaseEvent(ev);
+  }
+  CHECK_EQ(wrong, 0);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -297,6 +336,7 @@ int main(void) {
   test_profiling(&env);
   test_errors(&env);
   test_threads(&env);
+  test_status_race(&env);
   test_teardown(&env);
   return test_finish("events");
 }
