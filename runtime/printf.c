@@ -129,15 +129,24 @@ static const char *parse_spec(const char *p, pf_spec *s) {
 }
 
 /* The host format of s for one value: flags, width, precision (prec < 0:
- * s's own), then mod and the conversion. */
+ * s's own), then mod and the conversion. A flag may be repeated any
+ * number of times in the format string; it is given once here, so the
+ * host format always fits out (cap >= 96: five flags, and width and
+ * precision of at most 40 digits each). */
 static void host_format(char *out, size_t cap, const pf_spec *s,
                         const char *mod, long prec) {
-  char p[32] = "";
+  char flags[6] = "";
+  size_t nf = 0;
+  for (int i = 0; i < s->nflags; i++)
+    if (!memchr(flags, s->flags[i], nf) && nf < sizeof(flags) - 1)
+      flags[nf++] = s->flags[i];
+  flags[nf] = 0;
+  char p[48] = "";
   if (prec >= 0)
     snprintf(p, sizeof(p), ".%ld", prec);
   else if (s->has_prec)
-    snprintf(p, sizeof(p), ".%.*s", s->nprec, s->prec);
-  snprintf(out, cap, "%%%.*s%.*s%s%s%c", s->nflags, s->flags, s->nwidth,
+    snprintf(p, sizeof(p), ".%.*s", s->nprec > 40 ? 40 : s->nprec, s->prec);
+  snprintf(out, cap, "%%%s%.*s%s%s%c", flags, s->nwidth > 40 ? 40 : s->nwidth,
            s->width, p, mod, s->conv);
 }
 
