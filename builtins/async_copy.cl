@@ -8,41 +8,7 @@
  * prefetchers serve better than a hint per work-item. */
 #include "builtins.h"
 
-#define ASYNC_OVL __attribute__((overloadable))
-
-#define ASYNC_COPY(T, S)                                                    \
-  event_t ASYNC_OVL async_work_group_copy(__local T *dst,                   \
-                                          const __global T *src, size_t n,  \
-                                          event_t event) {                  \
-    for (size_t i = 0; i < n; i++)                                          \
-      dst[i] = src[i];                                                      \
-    return event;                                                           \
-  }                                                                         \
-  event_t ASYNC_OVL async_work_group_copy(__global T *dst,                  \
-                                          const __local T *src, size_t n,   \
-                                          event_t event) {                  \
-    for (size_t i = 0; i < n; i++)                                          \
-      dst[i] = src[i];                                                      \
-    return event;                                                           \
-  }                                                                         \
-  event_t ASYNC_OVL async_work_group_strided_copy(                          \
-      __local T *dst, const __global T *src, size_t n, size_t stride,       \
-      event_t event) {                                                      \
-    for (size_t i = 0; i < n; i++)                                          \
-      dst[i] = src[i * stride];                                             \
-    return event;                                                           \
-  }                                                                         \
-  event_t ASYNC_OVL async_work_group_strided_copy(                          \
-      __global T *dst, const __local T *src, size_t n, size_t stride,       \
-      event_t event) {                                                      \
-    for (size_t i = 0; i < n; i++)                                          \
-      dst[i * stride] = src[i];                                             \
-    return event;                                                           \
-  }                                                                         \
-  void ASYNC_OVL prefetch(const __global T *p, size_t n) {                  \
-    (void)p;                                                                \
-    (void)n;                                                                \
-  }
+#include "async_copy.h"
 
 SK_VECS(ASYNC_COPY, char)
 SK_VECS(ASYNC_COPY, uchar)
