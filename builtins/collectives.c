@@ -21,6 +21,7 @@ typedef union slot {
   uint64_t m;
   float f;
   double d;
+  _Float16 Dh; /* half: named by its mangled code, as the others are */
 } slot;
 
 static inline uint64_t group_size(const skein_group *g) {
@@ -39,10 +40,10 @@ static inline void wait_group(skein_group *g) {
 }
 
 /* The binary operators, per mangled type code (i int, j uint, l long,
- * m ulong, f float, d double). Integer add and mul wrap: the arithmetic
- * is done in the unsigned type. Floating min/max are fmin/fmax (a NaN
- * operand is ignored). Logical operators take predicates (non-zero is
- * true) and give 0 or 1. */
+ * m ulong, f float, d double, Dh half). Integer add and mul wrap: the
+ * arithmetic is done in the unsigned type. Floating min/max are fmin/fmax
+ * (a NaN operand is ignored). Logical operators take predicates (non-zero
+ * is true) and give 0 or 1. */
 #define INT_OPS(c, T, U)                                                    \
   static inline T add_##c(T a, T b) { return (T)((U)a + (U)b); }            \
   static inline T mul_##c(T a, T b) { return (T)((U)a * (U)b); }            \
@@ -55,6 +56,21 @@ INT_OPS(i, int32_t, uint32_t)
 INT_OPS(j, uint32_t, uint32_t)
 INT_OPS(l, int64_t, uint64_t)
 INT_OPS(m, uint64_t, uint64_t)
+
+/* half (cl_khr_fp16): each step rounds to half, as a half kernel's own
+ * arithmetic would; min/max are exact through float. */
+static inline _Float16 add_Dh(_Float16 a, _Float16 b) {
+  return (_Float16)((float)a + (float)b);
+}
+static inline _Float16 mul_Dh(_Float16 a, _Float16 b) {
+  return (_Float16)((float)a * (float)b);
+}
+static inline _Float16 min_Dh(_Float16 a, _Float16 b) {
+  return (_Float16)__builtin_fminf((float)a, (float)b);
+}
+static inline _Float16 max_Dh(_Float16 a, _Float16 b) {
+  return (_Float16)__builtin_fmaxf((float)a, (float)b);
+}
 
 static inline float add_f(float a, float b) { return a + b; }
 static inline float mul_f(float a, float b) { return a * b; }
@@ -82,6 +98,10 @@ static inline int32_t logical_xor_i(int32_t a, int32_t b) {
 #define id_add_m 0u
 #define id_add_f 0.0f
 #define id_add_d 0.0
+#define id_add_Dh ((_Float16)0.0f)
+#define id_mul_Dh ((_Float16)1.0f)
+#define id_min_Dh ((_Float16)__builtin_inff())
+#define id_max_Dh ((_Float16)(-__builtin_inff()))
 #define id_mul_i 1
 #define id_mul_j 1u
 #define id_mul_l 1
@@ -168,7 +188,8 @@ static inline int32_t logical_xor_i(int32_t a, int32_t b) {
   COLLECTIVES(op, rlen, slen, l, int64_t)                                   \
   COLLECTIVES(op, rlen, slen, m, uint64_t)                                  \
   COLLECTIVES(op, rlen, slen, f, float)                                     \
-  COLLECTIVES(op, rlen, slen, d, double)
+  COLLECTIVES(op, rlen, slen, d, double)                                    \
+  COLLECTIVES(op, rlen, slen, Dh, _Float16)
 #define INT_TYPES(op, rlen, slen)                                           \
   COLLECTIVES(op, rlen, slen, i, int32_t)                                   \
   COLLECTIVES(op, rlen, slen, j, uint32_t)                                  \
@@ -232,3 +253,4 @@ BROADCAST(l, int64_t)
 BROADCAST(m, uint64_t)
 BROADCAST(f, float)
 BROADCAST(d, double)
+BROADCAST(Dh, _Float16)

@@ -184,7 +184,9 @@ FLOAT_TYPES(MODF)
  * of the quotient n (the spec asks for seven, C for three) come from
  * fmod(|x|, 128|y|) = |x| - 128k|y| (exact): n - 128k is the integer
  * (r128 - r) / |y| <= 128, recovered exactly by rint since the
- * subtraction's and division's errors are far below 1/2. */
+ * divisions' and the subtraction's errors are far below 1/2. It is
+ * computed as r128/|y| - r/|y|: r128 - r itself overflows when |x| and
+ * |y| are near the type's maximum and r < 0 (n = 2 came out as 0). */
 #define REMQUO(T, U, I) \
   T OVLP remquo(T x, T y, __private int *quo) { \
     if (isnan(x) || isnan(y) || isinf(x) || y == 0) { \
@@ -195,7 +197,7 @@ FLOAT_TYPES(MODF)
     T r = remainder(ax, ay); \
     T r128 = ay > (sizeof(T) == 4 ? FLT_MAX : DBL_MAX) / 128 \
                  ? ax : fmod(ax, 128 * ay); \
-    int n = (int)rint((r128 - r) / ay) & 127; \
+    int n = (int)rint(r128 / ay - r / ay) & 127; \
     *quo = signbit(x) != signbit(y) ? -n : n; \
     return signbit(x) ? -r : r; \
   }
@@ -314,11 +316,37 @@ SKM_VEC1(tanpi, float) SKM_VEC2(atan2pi, float)
 SKM_VEC1(acospi, double) SKM_VEC1(asinpi, double) SKM_VEC1(atanpi, double)
 SKM_VEC1(tanpi, double) SKM_VEC2(atan2pi, double)
 
+/* pow(double): Sleef's, except that Sleef_pow_u10 returns inf where the
+ * exact result is finite but within a few ULP of DBL_MAX (pow(-DBL_MAX,
+ * 1) and pown(-0.5000000000000001, -1024) gave inf). For finite non-zero
+ * x an infinite result is recomputed. Integer |y| <= 1100: pow(|x| 2^s,
+ * y) 2^(-sy) with s = -1 or 1 as moves the pow away from overflow; both
+ * scalings are exact (ldexp; the scaled pow is at least DBL_MAX 2^-1100,
+ * far from underflow), so the error is pow's 1 ULP. Other y: h * h with
+ * h = pow(|x|, y / 2), within 2.5 ULP (bound 16). Either stays infinite
+ * when the exact result overflows; the sign is the one Sleef gave.
+ * pown(double) and powr(double) use it too. */
+static double __attribute__((overloadable, always_inline))
+pow_d(double x, double y) {
+  double r = Sleef_pow_u10(x, y);
+  if (!isinf(r) || !isfinite(x) || !isfinite(y) || x == 0)
+    return r;
+  double ax = fabs(x);
+  if (y == rint(y) && fabs(y) <= 1100) {
+    int s = ax >= 1 ? -1 : 1;
+    return copysign(ldexp(Sleef_pow_u10(ldexp(ax, s), y), -s * (int)y), r);
+  }
+  double h = Sleef_pow_u10(ax, y * 0.5);
+  return copysign(h * h, r);
+}
+double OVL pow(double x, double y) { return pow_d(x, y); }
+SKM_VEC2(pow, double)
+
 /* pown(float): the double pow of the float and the exact integer, one
  * rounding: within 0.5 + 2^-28 ULP (bound 16). pown(double): pow of the
  * exact integer, 1 ULP. pow's C99 special values are pown's. */
 float OVL pown(float x, int n) { return (float)Sleef_pow_u10(x, n); }
-double OVL pown(double x, int n) { return Sleef_pow_u10(x, (double)n); }
+double OVL pown(double x, int n) { return pow_d(x, (double)n); }
 SKM_VEC_FI(pown, float) SKM_VEC_FI(pown, double)
 
 /* powr: pow restricted to x >= 0, with the spec's NaN cases. */

@@ -45,4 +45,7 @@ SLEEF1(tanh, tanhf_u10, tanh_u10)
 
 SLEEF2(atan2, atan2f_u10, atan2_u10)
 SLEEF2(hypot, hypotf_u05, hypot_u05)
-SLEEF2(pow, powf_u10, pow_u10)
+/* pow(double) is in math_fp.cl: Sleef's overflows a little early. */
+float SLEEF Sleef_powf_u10(float, float);
+float OVL pow(float x, float y) { return Sleef_powf_u10(x, y); }
+SKM_VEC2(pow, float)
