@@ -250,12 +250,28 @@ static bool may_take(cl_event e, cl_command_queue q, cl_event ev,
  * room left than this leaves its commands to them. */
 #define INLINE_STACK_MIN (2 * RT_MAX_PRIVATE_MEM)
 
+/* Each thread's lowest stack address, looked up once per thread (finding
+ * it reads /proc for the main thread). Kept in a pthread key, not in
+ * __thread storage: LeakSanitizer's exit-time scan crashed reading this
+ * library's dynamic TLS of application threads. */
+static pthread_key_t stack_low_key;
+static bool stack_low_key_ok;   /* false: no key, so never run inline */
+static pthread_once_t stack_low_once = PTHREAD_ONCE_INIT;
+
+static void make_stack_low_key(void) {
+  stack_low_key_ok = pthread_key_create(&stack_low_key, free) == 0;
+}
+
 /* True if the calling thread has INLINE_STACK_MIN of stack left below
- * this frame (its stack's range is looked up once per thread). */
+ * this frame; false if that cannot be known. */
 static bool stack_has_room(void) {
-  static __thread const char *low;
-  static __thread bool known;
-  if (!known) {
+  pthread_once(&stack_low_once, make_stack_low_key);
+  if (!stack_low_key_ok)
+    return false;
+  const char **low = pthread_getspecific(stack_low_key);
+  if (!low) {
+    if (!(low = malloc(sizeof(*low))))
+      return false;
     pthread_attr_t attr;
     void *base = NULL;
     size_t size = 0;
@@ -263,11 +279,11 @@ static bool stack_has_room(void) {
       pthread_attr_getstack(&attr, &base, &size);
       pthread_attr_destroy(&attr);
     }
-    low = base;
-    known = true;
+    *low = base;
+    pthread_setspecific(stack_low_key, low);
   }
   char here;
-  return low && (size_t)(&here - low) >= INLINE_STACK_MIN;
+  return *low && (size_t)(&here - *low) >= INLINE_STACK_MIN;
 }
 
 cl_event rt_executor_take(cl_command_queue q, cl_event ev,

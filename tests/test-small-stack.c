@@ -12,12 +12,12 @@
 enum { N = 256, PRIV = 128 * 1024 };   /* 512 KiB of ints per work-item */
 
 static const char *source =
-    "kernel void big_private(global const int *in, global int *out) {\n"
-    "  int priv[131072];\n"
+    "kernel void big_private(global const uint *in, global uint *out) {\n"
+    "  uint priv[131072];\n"
     "  size_t g = get_global_id(0);\n"
-    "  int seed = in[g];\n"
-    "  for (int i = 0; i < 131072; i++) priv[i] = seed * i + (i >> 3);\n"
-    "  int sum = 0;\n"
+    "  uint seed = in[g];\n"
+    "  for (uint i = 0; i < 131072; i++) priv[i] = seed * i + (i >> 3);\n"
+    "  uint sum = 0;\n"
     "  for (int i = 0; i < 64; i++) sum += priv[(seed * 977 + i * 2039) & 131071];\n"
     "  out[g] = sum;\n"
     "}\n"
@@ -32,7 +32,7 @@ typedef struct job {
   test_env *env;
   cl_kernel kernel;
   cl_mem out;
-  int result[N];
+  unsigned result[N];
   cl_int err;
 } job;
 
@@ -56,7 +56,7 @@ int main(void) {
   test_setup(&env);
   cl_program p = test_build(&env, source, "");
   cl_int err;
-  static int in[N];
+  static unsigned in[N];
   for (int i = 0; i < N; i++)
     in[i] = i * 13 + 1;
   cl_mem bin = clCreateBuffer(env.context, CL_MEM_COPY_HOST_PTR, sizeof in,
@@ -81,9 +81,9 @@ int main(void) {
 
   int bad = 0;
   for (int g = 0; g < N; g++) {
-    int seed = in[g], sum = 0;
-    for (int i = 0; i < 64; i++) {
-      int k = (seed * 977 + i * 2039) & (PRIV - 1);
+    unsigned seed = in[g], sum = 0;
+    for (unsigned i = 0; i < 64; i++) {
+      unsigned k = (seed * 977 + i * 2039) & (PRIV - 1);
       sum += seed * k + (k >> 3);
     }
     bad += j.result[g] != sum;
