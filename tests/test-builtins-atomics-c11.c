@@ -383,11 +383,6 @@ static void run(cl_kernel k, size_t global, size_t local) {
   REQUIRE_OK(clFinish(env.queue));
 }
 
-static void release(cl_mem *m, int n) {
-  for (int i = 0; i < n; i++)
-    REQUIRE_OK(clReleaseMemObject(m[i]));
-}
-
 /* Whether v[0..n) holds each of 0..n-1 exactly once. */
 static int is_permutation(const uint64_t *v, size_t n) {
   unsigned char *seen = calloc(n, 1);
@@ -508,7 +503,7 @@ static void test_fetch_global(cl_program p, const itype *t,
   read(m[4], NF * size, xo);
   if (!check_range(t, d, 0, NF, words, 0, tick, xo))
     fprintf(stderr, "  global %s, order %d scope %d\n", t->name, o, s);
-  release(m, 5);
+  test_release_buffers(m, 5);
   REQUIRE_OK(clReleaseKernel(k));
   free(tick);
   free(xo);
@@ -546,7 +541,7 @@ static void test_fetch_local(cl_program p, const itype *t,
                         tick, xo);
   if (bad)
     fprintf(stderr, "  local %s, order %d scope %d\n", t->name, o, s);
-  release(m, 6);
+  test_release_buffers(m, 6);
   REQUIRE_OK(clReleaseKernel(k));
   free(out);
   free(tick);
@@ -607,7 +602,7 @@ static void test_fp(cl_program p, int o, int s) {
     idx[i] = v == -0x1p-40 ? NF : v >= 0 && v < NF ? (uint64_t)v : NF + 1;
   }
   CHECK(is_permutation(idx, NF + 1));
-  release(m, 5);
+  test_release_buffers(m, 5);
   REQUIRE_OK(clReleaseKernel(k));
   free(in); free(fo); free(dox); free(idx);
 }
@@ -637,7 +632,7 @@ static void test_lock(cl_program p) {
   CHECK_EQ(plain[0], NL);
   CHECK_EQ(plain[1], squares);
   CHECK(wide == (sum << 32 | NL));
-  release(m, 3);
+  test_release_buffers(m, 3);
   REQUIRE_OK(clReleaseKernel(k));
 }
 
@@ -655,7 +650,7 @@ static void test_local_flag(cl_program p) {
   for (int g = 0; g < NG; g++)
     bad += win[g] != 1 || who[g] >= GROUP;
   CHECK_EQ(bad, 0);
-  release(m, 2);
+  test_release_buffers(m, 2);
   REQUIRE_OK(clReleaseKernel(k));
 }
 
@@ -679,7 +674,7 @@ static void test_mp(cl_program p, int so, int lo, uint32_t d) {
   read(m[2], sizeof res, res);
   CHECK(res[0] > 0 && res[0] <= NMP - d);
   CHECK_EQ(res[1], 0);
-  release(m, 3);
+  test_release_buffers(m, 3);
   REQUIRE_OK(clReleaseKernel(k));
 }
 
@@ -702,7 +697,7 @@ static void test_inner(cl_program p) {
   for (size_t i = 0; i <= NF; i++)
     v[i] = i < NF ? old[i] : x;
   CHECK(is_permutation(v, NF + 1));
-  release(m, 3);
+  test_release_buffers(m, 3);
   REQUIRE_OK(clReleaseKernel(k));
   free(old);
   free(v);
@@ -718,7 +713,7 @@ static void test_features(cl_program p) {
   read(m, sizeof out, out);
   CHECK_EQ(out[0], 15);
   CHECK_EQ(out[1], 5 + 10 * 3 + 100 * 3);
-  release(&m, 1);
+  test_release_buffers(&m, 1);
   REQUIRE_OK(clReleaseKernel(k));
 }
 
@@ -747,7 +742,7 @@ static void test_generic(void) {
     bad += out[2 * g + 1] != hi - 1;
   }
   CHECK_EQ(bad, 0);
-  release(m, 3);
+  test_release_buffers(m, 3);
   REQUIRE_OK(clReleaseKernel(k));
   REQUIRE_OK(clReleaseProgram(p));
   free(out);

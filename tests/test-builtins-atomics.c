@@ -162,11 +162,6 @@ static cl_kernel kernel(cl_program p, const char *name) {
   return k;
 }
 
-static void release(cl_mem *m, int n) {
-  for (int i = 0; i < n; i++)
-    REQUIRE_OK(clReleaseMemObject(m[i]));
-}
-
 /* Whether v[0..n) holds each of 0..n-1 exactly once. */
 static int is_permutation(const uint32_t *v, size_t n) {
   unsigned char *seen = calloc(n, 1);
@@ -211,7 +206,7 @@ static void test_counters(cl_program p) {
   CHECK_EQ(l[1], INT64_C(0xffffffff) + N / 2);
   CHECK_EQ(l[2], INT64_C(0x100000000) - N / 2);
   CHECK_EQ((uint64_t)l[3], (uint64_t)0 - sum_i * UINT64_C(0x100000001));
-  release(m, 4);
+  test_release_buffers(m, 4);
   REQUIRE_OK(clReleaseKernel(k));
   free(t);
 }
@@ -264,7 +259,7 @@ static void test_reduce(cl_program p) {
     CHECK_EQ(lr[i], elr[i]);
   for (int i = 0; i < 2; i++)
     CHECK(ulr[i] == eulr[i]);
-  release(m, 6);
+  test_release_buffers(m, 6);
   REQUIRE_OK(clReleaseKernel(k));
 }
 
@@ -281,7 +276,7 @@ static void test_cas(cl_program p) {
   CHECK_EQ(c, NR - 100);
   CHECK_EQ(u, (uint32_t)(0xfffffff0u + 3u * NR));
   CHECK_EQ(l, INT64_C(0xfffffff0) + INT64_C(0x200000001) * NR);
-  release(m, 3);
+  test_release_buffers(m, 3);
   REQUIRE_OK(clReleaseKernel(k));
 }
 
@@ -322,7 +317,7 @@ static void test_xchg(cl_program p) {
   CHECK(ok_l && is_permutation(idx, NR + 1));
   uo[NR] = u;
   CHECK(is_permutation(uo, NR + 1));
-  release(m, 6);
+  test_release_buffers(m, 6);
   REQUIRE_OK(clReleaseKernel(k));
   free(fo); free(lo); free(uo); free(idx);
 }
@@ -377,7 +372,7 @@ static void test_local(cl_program p) {
     CHECK_EQ(mm[2 * g + 1], mx - g);
     bad += test_failures != before;
   }
-  release(m, 6);
+  test_release_buffers(m, 6);
   REQUIRE_OK(clReleaseKernel(k));
   free(cnt); free(bits); free(sum); free(tick); free(fo); free(mm);
 }

@@ -441,29 +441,6 @@ static int check_geometric_vectors(const ftype *t, int n, size_t v,
 
 /* ------------------------------------------------------------------ */
 
-static cl_mem make_buffer(size_t size, void *data) {
-  cl_int err;
-  cl_mem m = clCreateBuffer(env.context,
-                            CL_MEM_READ_WRITE |
-                                (data ? CL_MEM_COPY_HOST_PTR : 0),
-                            size, data, &err);
-  REQUIRE_OK(err);
-  return m;
-}
-
-/* Runs kernel name of prog over global work-items with the buffers. */
-static void run(cl_program prog, const char *name, size_t global,
-                cl_mem *args, cl_uint nargs) {
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, name, &err);
-  REQUIRE_OK(err);
-  for (cl_uint i = 0; i < nargs; i++)
-    REQUIRE_OK(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
-  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0,
-                                    NULL, NULL));
-  REQUIRE_OK(clFinish(env.queue));
-  REQUIRE_OK(clReleaseKernel(k));
-}
 
 static void read_buffer(cl_mem m, size_t size, void *out) {
   REQUIRE_OK(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, size, out, 0,
@@ -501,12 +478,12 @@ static void test_common(const ftype *t, cl_program prog, int n) {
   void *a = malloc(size), *b = malloc(size), *c = malloc(size);
   void *u = malloc(size), *out = malloc(size * NCOMMON);
   fill_common(t, a, b, c, u);
-  cl_mem m[] = {make_buffer(size, a), make_buffer(size, b),
-                make_buffer(size, c), make_buffer(size, u),
-                make_buffer(size * NCOMMON, NULL)};
+  cl_mem m[] = {test_buffer(&env, size, a), test_buffer(&env, size, b),
+                test_buffer(&env, size, c), test_buffer(&env, size, u),
+                test_buffer(&env, size * NCOMMON, NULL)};
   char name[8];
   snprintf(name, sizeof name, "c%d", n);
-  run(prog, name, COUNT / stride, m, 5);
+  test_run_1d(&env, prog, name, COUNT / stride, m, 5);
   read_buffer(m[4], size * NCOMMON, out);
   int bad = 0;
   for (int f = 0; f < NCOMMON; f++) {
@@ -538,12 +515,12 @@ static void test_geometric(const ftype *t, cl_program prog, int n) {
   void *a = malloc(size), *b = malloc(size);
   void *os = malloc(nvec * esz * NGS), *ov = malloc(size * NGV);
   fill_geometric(t, n, a, b);
-  cl_mem m[] = {make_buffer(size, a), make_buffer(size, b),
-                make_buffer(nvec * esz * NGS, NULL),
-                make_buffer(size * NGV, NULL)};
+  cl_mem m[] = {test_buffer(&env, size, a), test_buffer(&env, size, b),
+                test_buffer(&env, nvec * esz * NGS, NULL),
+                test_buffer(&env, size * NGV, NULL)};
   char name[16];
   snprintf(name, sizeof name, "g%d", n);
-  run(prog, name, nvec, m, 4);
+  test_run_1d(&env, prog, name, nvec, m, 4);
   read_buffer(m[2], nvec * esz * NGS, os);
   read_buffer(m[3], size * NGV, ov);
   int bad = 0;

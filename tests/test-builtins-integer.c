@@ -368,16 +368,6 @@ static int check_width(const itype *t, int n, const void *a, const void *b,
   return bad;
 }
 
-static cl_mem make_buffer(size_t size, void *data) {
-  cl_int err;
-  cl_mem m = clCreateBuffer(env.context,
-                            CL_MEM_READ_WRITE |
-                                (data ? CL_MEM_COPY_HOST_PTR : 0),
-                            size, data, &err);
-  REQUIRE_OK(err);
-  return m;
-}
-
 /* Builds type t's program and runs and checks each vector width. */
 static void test_type(const itype *t) {
   size_t size = COUNT * (size_t)(t->bits / 8);
@@ -389,9 +379,9 @@ static void test_type(const itype *t) {
   snprintf(opts, sizeof opts, "-cl-std=CL3.0 -DBITS=%d%s%s", t->bits,
            t->bits == 32 ? " -DIS_32" : "", t->wide ? " -DHAS_WIDE" : "");
   cl_program prog = test_build(&env, src, opts);
-  cl_mem ma = make_buffer(size, a), mb = make_buffer(size, b);
-  cl_mem mc = make_buffer(size, c), mo = make_buffer(size * NFUNC, NULL);
-  cl_mem mu = make_buffer(2 * size, NULL);
+  cl_mem ma = test_buffer(&env, size, a), mb = test_buffer(&env, size, b);
+  cl_mem mc = test_buffer(&env, size, c), mo = test_buffer(&env, size * NFUNC, NULL);
+  cl_mem mu = test_buffer(&env, 2 * size, NULL);
   for (size_t w = 0; w < sizeof widths / sizeof widths[0]; w++) {
     int n = widths[w];
     char name[8];

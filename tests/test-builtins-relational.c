@@ -22,30 +22,13 @@ static uint64_t rand64(void) {
   return r;
 }
 
-static cl_mem make_buffer(size_t size, void *data) {
-  cl_int err;
-  cl_mem m = clCreateBuffer(env.context,
-                            CL_MEM_READ_WRITE |
-                                (data ? CL_MEM_COPY_HOST_PTR : 0),
-                            size, data, &err);
-  REQUIRE_OK(err);
-  return m;
-}
-
 /* Runs kernel name over global work-items with the buffers, and reads
  * the last buffer (out_size bytes) into out. */
 static void run(cl_program prog, const char *name, size_t global,
                 cl_mem *args, cl_uint nargs, void *out, size_t out_size) {
-  cl_int err;
-  cl_kernel k = clCreateKernel(prog, name, &err);
-  REQUIRE_OK(err);
-  for (cl_uint i = 0; i < nargs; i++)
-    REQUIRE_OK(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
-  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0,
-                                    NULL, NULL));
+  test_run_1d(&env, prog, name, global, args, nargs);
   REQUIRE_OK(clEnqueueReadBuffer(env.queue, args[nargs - 1], CL_TRUE, 0,
                                  out_size, out, 0, NULL, NULL));
-  REQUIRE_OK(clReleaseKernel(k));
 }
 
 static uint64_t ebits(const void *p, size_t i, int size) {
@@ -123,8 +106,8 @@ static void test_shuffle(const etype *t, cl_program prog) {
   fill_random(x, bytes);
   fill_random(y, bytes);
   fill_random(mask, bytes);
-  cl_mem mem[] = {make_buffer(bytes, x), make_buffer(bytes, y),
-                  make_buffer(bytes, mask), make_buffer(2 * bytes, NULL)};
+  cl_mem mem[] = {test_buffer(&env, bytes, x), test_buffer(&env, bytes, y),
+                  test_buffer(&env, bytes, mask), test_buffer(&env, 2 * bytes, NULL)};
   int bad = 0;
   for (int mi = 0; mi < 4; mi++)
     for (int ni = 0; ni < 4; ni++) {
@@ -147,7 +130,7 @@ static void test_shuffle(const etype *t, cl_program prog) {
         }
     }
   int vs[8];
-  cl_mem vm = make_buffer(sizeof vs, NULL);
+  cl_mem vm = test_buffer(&env, sizeof vs, NULL);
   run(prog, "vs", 1, &vm, 1, vs, sizeof vs);
   const int want_vs[8] = {1, 2, 4, 4, 8, 16, 4, 16};
   for (int i = 0; i < 8; i++)
@@ -277,9 +260,9 @@ static void test_float_type(int is_double) {
   len = shuffle_source(&all_types[is_double ? 9 : 8], src, sizeof src, len);
   cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
   test_shuffle(&all_types[is_double ? 9 : 8], prog);
-  cl_mem m[] = {make_buffer(size, a), make_buffer(size, b),
-                make_buffer(size, c), make_buffer(3 * size, NULL),
-                make_buffer(NREL * size, NULL)};
+  cl_mem m[] = {test_buffer(&env, size, a), test_buffer(&env, size, b),
+                test_buffer(&env, size, c), test_buffer(&env, 3 * size, NULL),
+                test_buffer(&env, NREL * size, NULL)};
   for (size_t w = 0; w < 6; w++) {
     int n = widths[w];
     size_t stride = n == 3 ? 4 : (size_t)n, nvec = COUNT / stride;
@@ -384,10 +367,10 @@ static void test_int_type(const etype *t) {
                                t->is_signed_int ? "-cl-std=CL3.0 -DSIGNED"
                                                 : "-cl-std=CL3.0");
   test_shuffle(t, prog);
-  cl_mem m[] = {make_buffer(size, a), make_buffer(size, b),
-                make_buffer(size, c),
-                make_buffer(2 * COUNT * sizeof(int), NULL),
-                make_buffer(3 * size, NULL)};
+  cl_mem m[] = {test_buffer(&env, size, a), test_buffer(&env, size, b),
+                test_buffer(&env, size, c),
+                test_buffer(&env, 2 * COUNT * sizeof(int), NULL),
+                test_buffer(&env, 3 * size, NULL)};
   const uint64_t top = (uint64_t)1 << (t->size * 8 - 1);
   for (size_t w = 0; w < 6; w++) {
     int n = widths[w];

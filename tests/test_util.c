@@ -3,6 +3,34 @@
 
 int test_failures;
 
+cl_mem test_buffer(test_env *env, size_t size, void *data) {
+  cl_int err;
+  cl_mem m = clCreateBuffer(env->context,
+                            CL_MEM_READ_WRITE |
+                                (data ? CL_MEM_COPY_HOST_PTR : 0),
+                            size, data, &err);
+  REQUIRE_OK(err);
+  return m;
+}
+
+void test_run_1d(test_env *env, cl_program prog, const char *name,
+                 size_t global, const cl_mem *args, cl_uint nargs) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, name, &err);
+  REQUIRE_OK(err);
+  for (cl_uint i = 0; i < nargs; i++)
+    REQUIRE_OK(clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clFinish(env->queue));
+  REQUIRE_OK(clReleaseKernel(k));
+}
+
+void test_release_buffers(cl_mem *m, int n) {
+  for (int i = 0; i < n; i++)
+    REQUIRE_OK(clReleaseMemObject(m[i]));
+}
+
 static unsigned long long rand_state = 0x9e3779b97f4a7c15ull;
 
 void test_seed(unsigned long long seed) {

@@ -60,6 +60,18 @@ void test_teardown(test_env *env);
 /* Builds source with options; on failure prints the log and exits. */
 cl_program test_build(test_env *env, const char *source, const char *options);
 
+/* A read-write buffer of size bytes, a copy of data unless data is NULL
+ * (exits on failure). */
+cl_mem test_buffer(test_env *env, size_t size, void *data);
+
+/* Runs kernel name of prog over global work-items (1D, the driver's
+ * local size) with buffer arguments args[0..nargs), and waits for it. */
+void test_run_1d(test_env *env, cl_program prog, const char *name,
+                 size_t global, const cl_mem *args, cl_uint nargs);
+
+/* Releases buffers m[0..n). */
+void test_release_buffers(cl_mem *m, int n);
+
 /* A reproducible pseudo-random stream (xorshift64) for test inputs:
  * test_seed picks the stream (non-zero), test_rand returns its next
  * 64 bits. */
