@@ -349,11 +349,15 @@ static AllocaInst *spill(Cutter &c, Instruction *v,
       if (!ld) {
         b.SetInsertPoint(in->getTerminator());
         ld = b.CreateLoad(v->getType(), snap, v->getName() + ".reload");
+        c.reloads.push_back({cast<LoadInst>(ld), v});
       }
       u->set(ld);
     } else {
       b.SetInsertPoint(user);
-      u->set(b.CreateLoad(v->getType(), snap, v->getName() + ".reload"));
+      LoadInst *ld = b.CreateLoad(v->getType(), snap,
+                                  v->getName() + ".reload");
+      c.reloads.push_back({ld, v});
+      u->set(ld);
     }
   }
   return cur;
@@ -640,11 +644,39 @@ static bool cut(Cutter &c) {
 
 // One function per region: a clone of the body whose prologue branches
 // to the region's start; what the region cannot reach goes.
+//
+// A use that crosses a cut in one region may be an ordinary use in
+// another: a loop bound computed before a loop whose body holds a
+// barrier is used by the loop test both in the first region (right after
+// its definition) and in the region that closes each iteration (after a
+// cut). spill() gave that use one reload for all regions. For a value
+// kept per work-item the reload is right everywhere (the work-item
+// stored it before), but a group-uniform value is reloaded from its
+// snapshot, which is taken before the region's loop starts: in the
+// defining region it still holds the previous region's value (or
+// uninitialised stack for the first), and such kernels read garbage
+// loop bounds and indices (wrong results, stores far outside buffers).
+// So in each clone, a reload that its value's definition dominates
+// within the region is replaced by the value itself.
+static void use_local_definitions(Cutter &c, unsigned r,
+                                  ValueToValueMapTy &vmap) {
+  const Region &reg = c.regions[r];
+  for (auto &[ld, def] : c.reloads) {
+    if (!reg.index.count(ld->getParent()) ||
+        !local_to(reg, def->getParent(), ld->getParent()))
+      continue;
+    auto *copy = cast<Instruction>(vmap[ld]);
+    copy->replaceAllUsesWith(vmap[def]);
+    copy->eraseFromParent();
+  }
+}
+
 static void clone_regions(Cutter &c, std::vector<Function *> &fns) {
   for (unsigned r = 0; r < c.regions.size(); r++) {
     ValueToValueMapTy vmap;
     Function *f = CloneFunction(c.F, vmap);
     f->setLinkage(GlobalValue::InternalLinkage);
+    use_local_definitions(c, r, vmap);
     auto *br = cast<BranchInst>(
         cast<BasicBlock>(vmap[c.prologue])->getTerminator());
     br->setSuccessor(0, cast<BasicBlock>(vmap[c.regions[r].start]));

@@ -54,6 +54,10 @@ struct Cutter {
   DenseSet<Instruction *> uniform_loads;   // group-wide collective results
   DenseSet<BasicBlock *> collective_starts;  // a collective's own region
   std::vector<AllocaInst *> demoted;
+  // Every load spill() placed for a crossing use, with the value it
+  // reloads: in a region where that value's definition dominates the
+  // load, the region's clone uses the value itself (see clone_regions).
+  std::vector<std::pair<LoadInst *, Instruction *>> reloads;
   // Uniform values crossing a cut: every work-item writes the first
   // (cur), crossing uses read the second (snap), which the work-group
   // function refreshes from cur before each region's loop.

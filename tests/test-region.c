@@ -177,12 +177,30 @@ static const char src[] =
     "    barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    out[get_global_id(0)] = 2;\n"
     "  }\n"
+    "}\n"
+    /* Rows split between groups, bounds from work-size queries: the
+     * bound r1 is used right after its definition in the first region
+     * and after a cut in the loop's closing region. */
+    "kernel void rows(global int *y, int n, int m) {\n"
+    "  local int buf[128];\n"
+    "  uint wpg = (m - 1) / get_num_groups(0) + 1;\n"
+    "  uint r0 = get_group_id(0) * wpg;\n"
+    "  uint r1 = min((uint)((get_group_id(0) + 1) * wpg), (uint)m);\n"
+    "  for (uint r = r0; r < r1; ++r) {\n"
+    "    uint i = r * get_local_size(0) + get_local_id(0);\n"
+    "    buf[get_local_id(0)] = (int)i + 1;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (i < n) y[i] = buf[get_local_id(0)];\n"
+    "    else if (i < get_global_size(0)) y[i] = -1;\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
     "}\n";
 
 /* The kernels expected in region mode, and the one that is not. */
 static const char *const region_kernels[] = {
     "live_types", "loop_arg", "nested", "early", "tree_long", "tree_double",
-    "reverse2d", "prefix3d", "coll_mix", "skipbar", "bench_tree", "divergent"};
+    "reverse2d", "prefix3d", "coll_mix", "skipbar", "bench_tree", "divergent",
+    "rows"};
 
 static cl_program programs[2];   /* [0] region mode, [1] fiber mode */
 
@@ -644,9 +662,26 @@ static void test_divergent(void) {
   clReleaseMemObject(bo);
 }
 
+/* rows over 1, 2 and 16 groups of 128: row i of the output is i + 1
+ * below n, -1 above. Region mode read the loop bound from a snapshot
+ * taken before it was computed, and wrote nothing or only group 0's rows
+ * (issue 13). */
+static void test_rows(void) {
+  static const int groups[] = {1, 2, 16, 3};
+  for (size_t c = 0; c < sizeof groups / sizeof *groups; c++) {
+    size_t global = 128 * (size_t)groups[c];
+    int n = (int)global - 5, *ref = malloc(global * sizeof *ref);
+    for (size_t i = 0; i < global; i++)
+      ref[i] = (int)i < n ? (int)i + 1 : -1;
+    run_int_kernel("rows", global, 128, n, groups[c], 3, ref);
+    free(ref);
+  }
+}
+
 int main(void) {
   test_setup(&env);
   test_modes();
+  test_rows();
   test_live_types();
   test_loops();
   test_early();
