@@ -449,7 +449,10 @@ static cc_status link_and_generate(build *b) {
   declare_ctx_functions(b);
   for (unsigned k = 0; k < b->p->num_kernels; k++)
     cc_wg_generate(b->m, &abi, b->kernels[k],
-                   b->p->kernels[k].uses_barriers, &b->wgs[k]);
+                   b->p->kernels[k].uses_barriers,
+                   !b->p->kernels[k].uses_barriers &&
+                       cc_reaches_loop(b->kernels[k], 0),
+                   &b->wgs[k]);
   if (!cc_link_builtins(b->m, &b->log))
     return CC_BUILD_FAILED;
   stage_done(b, "link");
@@ -473,8 +476,8 @@ static size_t global_variable_size(LLVMModuleRef m) {
 /* Everything after the module exists: shared by source and binary. */
 static cc_status backend(build *b) {
   /* Fault injection for tests/test-compiler-crash.c: a crash where LLVM
-   * would crash, to prove the guard holds ("outer": only where the
-   * outer-loop vectoriser would run, to prove the retry without it). */
+   * would crash, to prove the guard holds ("region": only where region
+   * mode was used, to prove the retry without it). */
   const char *inject = getenv("SKEIN_INJECT_COMPILER_CRASH");
   if (inject && *inject == '1')
     raise(SIGSEGV);
@@ -499,7 +502,7 @@ static cc_status backend(build *b) {
       (st = lower_all(b)) != CC_OK || (st = finish_regions(b)) != CC_OK ||
       (st = verify(b)) != CC_OK)
     return st;
-  if (inject && strcmp(inject, "outer") == 0 && cc_outer_vectorize_used)
+  if (inject && strcmp(inject, "region") == 0 && cc_region_used)
     raise(SIGSEGV);
   stage_done(b, "lower");
   dump(b->m, "lowered");
@@ -815,22 +818,23 @@ static char *prepend(char *log, const char *note) {
 }
 
 static cc_status guarded(build_request *r, cc_program **out, char **log) {
-  cc_outer_vectorize_used = false;
+  cc_region_used = false;
   bool ok = cc_run_crash_safe(run_request, r);
-  if (!ok && cc_outer_vectorize_used) {
-    /* LLVM's outer-loop vectoriser (VPlan's native path) crashes on some
-     * loops that pass cc_vectorize_outer_loop's checks: build again
-     * without it rather than fail the program. (The crashed attempt's
-     * memory is lost.) */
-    cc_outer_vectorize_off = true;
-    cc_outer_vectorize_used = false;
+  if (!ok && cc_region_used) {
+    /* Region mode rewrites kernels the most, and its code is what LLVM
+     * optimises hardest: if the build crashed after it was used, build
+     * again without it (fiber and plain loop mode) rather than fail the
+     * program. (The crashed attempt's memory is lost.) */
+    cc_region_off = true;
+    cc_region_used = false;
     r->out = NULL;
     r->log = NULL;
     ok = cc_run_crash_safe(run_request, r);
-    cc_outer_vectorize_off = false;
+    cc_region_off = false;
     if (ok)
-      r->log = prepend(r->log, "note: LLVM's outer-loop vectoriser crashed "
-                       "on this program; it was built without it\n");
+      r->log = prepend(r->log, "note: LLVM crashed on this program's "
+                       "region-mode code; it was built without region "
+                       "mode\n");
   }
   if (!ok) {
     *out = NULL;

@@ -60,6 +60,42 @@ static bool reaches(LLVMValueRef fn, LLVMValueRef **seen, size_t *nseen,
   return false;
 }
 
+/* True if fn has a branch back to a block at or before its own in the
+ * function's layout (Clang lays a loop's header before its body): a loop,
+ * or with unusual layouts a false alarm that only costs a region attempt. */
+static bool has_back_branch(LLVMValueRef fn) {
+  unsigned index = 0, count = LLVMCountBasicBlocks(fn);
+  if (count < 2)
+    return false;
+  LLVMBasicBlockRef blocks[count];
+  LLVMGetBasicBlocks(fn, blocks);
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb), index++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t); s++)
+      for (unsigned k = 0; k <= index; k++)
+        if (blocks[k] == LLVMGetSuccessor(t, s))
+          return true;
+  }
+  return false;
+}
+
+bool cc_reaches_loop(LLVMValueRef fn, unsigned depth) {
+  if (depth > 8 || LLVMIsDeclaration(fn))
+    return false;
+  if (has_back_branch(fn))
+    return true;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMValueRef callee = direct_callee(i);
+      if (callee && callee != fn && cc_reaches_loop(callee, depth + 1))
+        return true;
+    }
+  return false;
+}
+
 bool cc_reaches_barrier(LLVMValueRef fn, const char **what) {
   LLVMValueRef *seen = NULL;
   size_t nseen = 0;

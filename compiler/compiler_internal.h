@@ -77,23 +77,25 @@ char *cc_demangle(const char *name);
  * to interleave count times. */
 void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
 
-/* If the loop whose latch branch is br has inner loops (a kernel with its
- * own loop, inlined into the work-item loop), asks for it to be vectorised
- * as an outer loop, width work-items at a time, and returns true; returns
- * false and changes nothing otherwise. */
-bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width);
+/* The number of floating-point operations of fn (arithmetic and calls
+ * on float, double and half values and vectors). */
+unsigned cc_fp_ops(LLVMValueRef fn);
 
 /* The crash retry's switches (build.c guarded): whether this thread's
- * build asked for outer-loop vectorisation (LLVM's least travelled
- * vectoriser path), and whether it must not. */
-#ifndef __cplusplus
-extern _Thread_local bool cc_outer_vectorize_used, cc_outer_vectorize_off;
+ * build kept region mode for some kernel, and whether it must not (the
+ * retry after a crash runs barrier kernels in fiber mode and every other
+ * kernel in plain loop mode). */
+#ifdef __cplusplus
+extern "C" thread_local bool cc_region_used, cc_region_off;
+#else
+extern _Thread_local bool cc_region_used, cc_region_off;
 #endif
 
 /* Promotes fn's private variables to registers and sets *lanes to the
  * floating-point vector lanes its loops carry (phis; in 32-bit units, a
  * double counts two). If that is between 1 and max_lanes and no loop
- * inside the loop of latch (the work-item loop) loads or stores vectors,
+ * inside the loop of latch (the work-item loop; latch NULL: no loop of
+ * fn) loads or stores vectors,
  * splits fn's vector arithmetic, loads and stores into scalar operations,
  * lane by lane, so the work-item loop can be vectorised across work-items
  * instead, and returns true. Keeps the control flow (branch instructions
@@ -139,6 +141,11 @@ typedef struct cc_wg {
   LLVMValueRef region_body; /* __skein_ri_<kernel>(RP_... parameters) */
   LLVMValueRef region_fn;   /* __skein_rwg_<kernel>: group and arguments,
                                then one placeholder call of region_body */
+  bool loop_regions;      /* region mode for a barrier-free kernel: its
+                             loops cut at implicit barriers, loop mode the
+                             fallback (and the path for tiny groups) */
+  unsigned interleave;    /* vector chains to interleave in work-item
+                             loops with long floating-point bodies */
   LLVMTypeRef abi_launch, abi_group;
 } cc_wg;
 
@@ -165,7 +172,8 @@ typedef struct cc_abi_types {
  * makes __skein_wg_<kernel> hand it to launch->hooks->run_fibers with a
  * placeholder stack size (cc_wg_set_stack_size fixes it). */
 void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
-                    LLVMValueRef kernel, bool fiber, cc_wg *wg);
+                    LLVMValueRef kernel, bool fiber, bool loop_regions,
+                    cc_wg *wg);
 
 /* After the kernel is inlined into wg->body: replaces work-item builtin
  * calls by calls to the __skein_get_* helpers, calls of builtins that
@@ -200,6 +208,10 @@ LLVMValueRef cc_ctx_function(LLVMModuleRef m, const char *name);
 /* True if name is one of the OpenCL work-item builtins cc_wg_lower
  * replaces (mangled names). */
 bool cc_is_workitem_builtin(const char *name);
+
+/* True if fn or a function it calls (defined in the module; depth: the
+ * calls followed so far, give 0) has a loop. */
+bool cc_reaches_loop(LLVMValueRef fn, unsigned depth);
 
 /* True if fn can reach (through calls) a barrier or a work-group
  * collective; *what receives the first such callee's name. */

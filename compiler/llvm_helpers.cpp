@@ -70,58 +70,6 @@ extern "C" bool cc_run_crash_safe(void (*fn)(void *), void *arg) {
   return crc.RunSafely([&] { fn(arg); });
 }
 
-extern "C" bool cc_vectorize_outer_loop(LLVMValueRef br, unsigned width) {
-  auto *inst = llvm::cast<llvm::Instruction>(llvm::unwrap(br));
-  llvm::Function &fn = *inst->getFunction();
-  llvm::DominatorTree dt(fn);
-  llvm::LoopInfo li(dt);
-  llvm::Loop *loop = li.getLoopFor(inst->getParent());
-  if (!loop || loop->getLoopLatch() != inst->getParent() ||
-      loop->getSubLoops().empty())
-    return false;
-  // VPlan's native path does not refuse values of vector type (a kernel
-  // computing in float4 ...): it emits IR that crashes later passes. Only
-  // scalar loops take it (cc_scalarize_function splits vector kernels
-  // first where that pays).
-  // Nor does it refuse atomics: it widens an atomicrmw into a scatter of
-  // the pointer operand. Loops with atomics also stay scalar. And it
-  // crashes widening a call that has no vector form (a Sleef function,
-  // printf's record call, a noinline function): only intrinsics and
-  // calls of defined functions the optimiser may still inline pass here
-  // (the build retries without this path if one of those crashes it,
-  // build.c guarded()).
-  for (llvm::BasicBlock *bb : loop->blocks())
-    for (llvm::Instruction &i : *bb) {
-      if (i.getType()->isVectorTy() || i.isAtomic())
-        return false;
-      if (auto *call = llvm::dyn_cast<llvm::CallBase>(&i)) {
-        llvm::Function *callee = call->getCalledFunction();
-        if (!callee || (!callee->isIntrinsic() &&
-                        (callee->isDeclaration() ||
-                         callee->hasFnAttribute(llvm::Attribute::NoInline))))
-          return false;
-      }
-      for (llvm::Value *op : i.operands())
-        if (op->getType()->isVectorTy())
-          return false;
-    }
-  llvm::LLVMContext &ctx = inst->getContext();
-  llvm::Type *i32 = llvm::Type::getInt32Ty(ctx);
-  llvm::Metadata *enable[] = {
-      llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
-      llvm::ConstantAsMetadata::get(
-          llvm::ConstantInt::get(llvm::Type::getInt1Ty(ctx), 1))};
-  llvm::Metadata *vf[] = {
-      llvm::MDString::get(ctx, "llvm.loop.vectorize.width"),
-      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, width))};
-  llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(ctx, enable),
-                           llvm::MDNode::get(ctx, vf)};
-  llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
-  id->replaceOperandWith(0, id);
-  inst->setMetadata(llvm::LLVMContext::MD_loop, id);
-  return true;
-}
-
 namespace {
 // The analysis managers one function pass pipeline needs, registered.
 struct FunctionPasses {
@@ -158,14 +106,17 @@ static unsigned fp_vector_phi_lanes(llvm::Function &func) {
 // memory: split into lanes, each access would become a gather or a
 // scatter across work-items, which costs a memory-bound loop (a
 // float16 read loop) ten times its speed.
+// latch NULL: any loop of func (region mode's body, where the kernel's
+// own loops become loops around the work-item loops).
 static bool inner_loops_access_vectors(llvm::Function &func,
                                        llvm::BasicBlock *latch) {
   llvm::DominatorTree dt(func);
   llvm::LoopInfo li(dt);
-  llvm::Loop *outer = li.getLoopFor(latch);
-  if (!outer)
+  llvm::Loop *outer = latch ? li.getLoopFor(latch) : nullptr;
+  if (latch && !outer)
     return false;
-  for (llvm::Loop *inner : outer->getLoopsInPreorder()) {
+  auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
+  for (llvm::Loop *inner : loops) {
     if (inner == outer)
       continue;
     for (llvm::BasicBlock *bb : inner->blocks())
@@ -185,14 +136,15 @@ static bool inner_loops_access_vectors(llvm::Function &func,
 extern "C" bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
                                       unsigned max_lanes, unsigned *lanes) {
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
-  auto *br = llvm::cast<llvm::Instruction>(llvm::unwrap(latch));
+  auto *br = latch ? llvm::cast<llvm::Instruction>(llvm::unwrap(latch))
+                   : nullptr;
   FunctionPasses passes;
   // Private vectors live in allocas until SROA: the scalariser splits
   // only SSA values, and the phis say how many chains the loops carry.
   llvm::SROAPass(llvm::SROAOptions::PreserveCFG).run(func, passes.fam);
   *lanes = fp_vector_phi_lanes(func);
   if (*lanes == 0 || *lanes > max_lanes ||
-      inner_loops_access_vectors(func, br->getParent()))
+      inner_loops_access_vectors(func, br ? br->getParent() : nullptr))
     return false;
   // InstCombine folds the ABI's round trips (a float2 passed to a builtin
   // as a double is bitcast there and back), which the scalariser cannot

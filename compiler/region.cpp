@@ -20,7 +20,9 @@
 // runs the clones as a state machine of z/y/x loops (see build_driver).
 #include "region_internal.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -47,11 +49,17 @@ using namespace skein_region;
 // keeps fiber mode, SKEIN_MODE=region asks for region mode explicitly.
 static const bool region_default = true;
 
+extern "C" {
+thread_local bool cc_region_used = false, cc_region_off = false;
+}
+
 extern "C" bool cc_region_wanted(void) {
+  if (cc_region_off)
+    return false;   // the retry after a crashed build (build.c guarded)
   const char *mode = getenv("SKEIN_MODE");
   if (mode && strcmp(mode, "region") == 0)
     return true;
-  if (mode && strcmp(mode, "fiber") == 0)
+  if (mode && (strcmp(mode, "fiber") == 0 || strcmp(mode, "loop") == 0))
     return false;
   return region_default;
 }
@@ -135,6 +143,80 @@ static bool scan(Cutter &c) {
         return false;
       }
     }
+  return true;
+}
+
+// ---- barrier-free kernels with loops of their own ----
+// A kernel loop inside the work-item loop keeps LLVM's loop vectoriser
+// from running work-items in SIMD lanes: it widens innermost loops only.
+// Region mode turns the nest inside out: a barrier at the head of the
+// kernel's loop makes each iteration a region, run for every work-item in
+// a work-item loop that is innermost and vectorised with LLVM's ordinary,
+// checked vectoriser (the approach of PoCL's implicit loop barriers).
+//
+// Why this is sound: work-items that do not synchronise may run in any
+// interleaving, so "every work-item runs iteration k before any runs
+// iteration k + 1" is one the kernel could have had; a kernel whose
+// result depends on the interleaving has a data race (undefined). What
+// region mode needs is that every work-item of the group meets the
+// inserted barrier equally often, so the barrier is placed only in loops
+// that every work-item reaches (the header is not under a branch on a
+// value that may differ between work-items) and whose every exit test is
+// the same for the whole group (find_divergent: computed from arguments,
+// constants, group-wide work-item queries such as get_num_groups, and
+// other such values; never from memory).
+
+// The declaration of the barrier's group-aware form (builtins/sync.c),
+// which scan() and split() treat as any barrier.
+static Function *barrier_decl(Module *m) {
+  LLVMContext &ctx = m->getContext();
+  FunctionType *ty = FunctionType::get(
+      Type::getVoidTy(ctx), {PointerType::get(ctx, 0), Type::getInt32Ty(ctx)},
+      false);
+  return cast<Function>(
+      m->getOrInsertFunction("__skein_ctx__Z7barrierj", ty).getCallee());
+}
+
+// The condition of block bb's branch or switch, or null.
+static Value *branch_condition(BasicBlock *bb) {
+  Instruction *t = bb->getTerminator();
+  if (auto *br = dyn_cast<BranchInst>(t))
+    return br->isConditional() ? br->getCondition() : nullptr;
+  if (auto *sw = dyn_cast<SwitchInst>(t))
+    return sw->getCondition();
+  return nullptr;
+}
+
+// Puts a barrier at the head of every loop that all work-items of a group
+// run equally often (see above); false, with c.why, if there is none.
+static bool cut_loops(Cutter &c) {
+  find_divergent(c);
+  DenseSet<BasicBlock *> some;
+  divergently_executed(c, some);
+  DominatorTree dt(*c.F);
+  LoopInfo li(dt);
+  std::vector<BasicBlock *> headers;
+  for (Loop *l : li.getLoopsInPreorder()) {
+    bool uniform = !some.count(l->getHeader());
+    SmallVector<BasicBlock *, 4> exiting;
+    l->getExitingBlocks(exiting);
+    for (BasicBlock *e : exiting) {
+      Value *cond = branch_condition(e);
+      uniform &= cond && !c.divergent.count(cond);
+    }
+    if (uniform)
+      headers.push_back(l->getHeader());
+  }
+  c.divergent.clear();   // demote() computes it again, after the cuts
+  if (headers.empty()) {
+    c.why = "no loop runs equally often in every work-item";
+    return false;
+  }
+  Function *barrier = barrier_decl(c.F->getParent());
+  Value *args[] = {c.F->getArg(RP_GROUP),
+                   ConstantInt::get(Type::getInt32Ty(c.F->getContext()), 1)};
+  for (BasicBlock *h : headers)
+    CallInst::Create(barrier, args, "", h->getFirstInsertionPt());
   return true;
 }
 
@@ -507,11 +589,19 @@ static void drop_lifetimes(Function *F) {
     i->eraseFromParent();
 }
 
-// The context block: the uniform slots (cur, then snap: uniform_bytes
-// each), then one array per per-work-item slot (work-item k's copy at
+// The context: one array per per-work-item slot (work-item k's copy at
 // base + k * size, so consecutive work-items are consecutive in memory
-// and the vectoriser sees unit strides), largest alignment first so that
-// every array stays aligned. Points each alloca at its element.
+// and the vectoriser sees unit strides), each its own allocation in the
+// driver, which hands the region functions a table of their addresses
+// (ctx). Separate allocations let LLVM see that the slots never overlap
+// one another or the kernel's buffers: in one block, at offsets that
+// depend on the group size, a kernel carrying float16 values needed 64
+// run-time overlap checks and was left scalar. The uniform slots (cur,
+// then snap: uniform_bytes each) live in the driver's fixed-size state
+// block after the next-region word (state_header bytes), so LLVM sees
+// that nothing a region's loop stores touches the snapshot, hoists its
+// loads and unswitches the loop on a group-uniform loop test. Points each
+// alloca at its element.
 static bool place(Cutter &c) {
   const DataLayout &dl = c.F->getParent()->getDataLayout();
   struct Slot {
@@ -551,9 +641,10 @@ static bool place(Cutter &c) {
   }
   IRBuilder<> b(c.prologue->getTerminator());
   Value *ctx = c.F->getArg(RP_CTX), *lid = c.F->getArg(RP_LID);
+  Value *state = c.F->getArg(RP_NEXT);
   Value *n = c.F->getArg(RP_N);
-  auto point = [&](AllocaInst *a, Value *at) {
-    Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), ctx, at);
+  auto point = [&](AllocaInst *a, Value *at, Value *base) {
+    Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), base, at);
     if (p->getType() != a->getType())
       p = b.CreateAddrSpaceCast(p, a->getType());
     a->replaceAllUsesWith(p);
@@ -561,16 +652,18 @@ static bool place(Cutter &c) {
   };
   uint64_t off = 0;
   for (Slot &s : uslots) {
-    point(s.a, b.getInt64(off));
-    point(s.snap, b.getInt64(c.uniform_bytes + off));
+    point(s.a, b.getInt64(state_header + off), state);
+    point(s.snap, b.getInt64(state_header + c.uniform_bytes + off), state);
     off += s.size;
   }
-  off = 0;
+  (void)n;
   for (Slot &s : slots) {
-    point(s.a, b.CreateAdd(b.CreateMul(n, b.getInt64(off)),
-                           b.CreateAdd(b.CreateMul(lid, b.getInt64(s.size)),
-                                       b.getInt64(2 * c.uniform_bytes))));
-    off += s.size;
+    Value *entry = b.CreateConstInBoundsGEP1_64(
+        b.getPtrTy(), ctx, c.slot_sizes.size());
+    Value *base = b.CreateLoad(b.getPtrTy(), entry, "slot");
+    point(s.a, b.CreateMul(lid, b.getInt64(s.size)), base);
+    c.slot_sizes.push_back(s.size);
+    c.slot_aligns.push_back(s.align);
   }
   return true;
 }
@@ -601,6 +694,8 @@ static void end_regions(Cutter &c) {
 // c.why) if region mode cannot run it.
 static bool cut(Cutter &c) {
   removeUnreachableBlocks(*c.F);
+  if (c.loop_regions && !cut_loops(c))
+    return false;
   if (!scan(c))
     return false;
   BasicBlock *entry = &c.F->getEntryBlock();
@@ -722,14 +817,20 @@ static bool try_regions(Cutter &c, Function *rwg, const char *name) {
 }
 
 // Makes rwg the kernel's work-group function in place of fiber mode's,
-// deleting the fiber-mode functions.
-static void swap_in(cc_wg *wg, Function *rwg) {
+// deleting the fiber-mode functions; a loop-mode function (loop_fn) stays,
+// internal, for the small groups rwg hands it.
+static void swap_in(cc_wg *wg, Function *rwg, Function *loop_fn) {
   auto *old = unwrap<Function>(wg->fn);
   auto *wi = unwrap<Function>(wg->body);
   std::string wg_name = old->getName().str();
-  old->eraseFromParent();
-  if (wi->use_empty())
-    wi->eraseFromParent();
+  if (old == loop_fn) {
+    old->setName(wg_name + ".loop");
+    old->setLinkage(GlobalValue::InternalLinkage);
+  } else {
+    old->eraseFromParent();
+    if (wi->use_empty())
+      wi->eraseFromParent();
+  }
   // Nothing the kernel writes aliases the launch (the runtime's, never
   // written while groups run) or this group's local memory block: saying
   // so lets LLVM hoist the launch constants out of the region loops.
@@ -743,6 +844,21 @@ static void swap_in(cc_wg *wg, Function *rwg) {
   wg->x_latch = nullptr;
 }
 
+// A kernel computing in vectors (float4 ...) would run one work-item per
+// vector: LLVM's vectoriser does not widen values that are vectors
+// already. Where its loops carry vector chains, split them into lanes
+// first, as loop mode does (wg_gen.c hint_interleave); fewer interleaved
+// copies then keep the chains in registers.
+static void split_vector_chains(Cutter &c) {
+  if (getenv("SKEIN_NO_SCALARIZE") || cc_fp_ops(wrap(c.F)) < 16)
+    return;
+  unsigned chains;
+  if (!cc_scalarize_function(wrap(c.F), nullptr, 32, &chains))
+    return;
+  while (c.interleave > 1 && c.interleave * chains > 24)
+    c.interleave /= 2;
+}
+
 extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
                                  const char *name) {
   (void)m;   // the functions know their module
@@ -754,19 +870,37 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
   c.F = unwrap<Function>(wg->region_body);
   c.group_ty = cast<StructType>(unwrap(wg->abi_group));
   c.launch_ty = cast<StructType>(unwrap(wg->abi_launch));
+  c.loop_regions = wg->loop_regions;
+  if (c.loop_regions)
+    c.loop_fn = unwrap<Function>(wg->fn);
+  if (const char *env = getenv("SKEIN_INTERLEAVE"))
+    c.interleave = (unsigned)atoi(env);
+  if (c.interleave < 1 || c.interleave > 16)
+    c.interleave = 4;
+  if (c.loop_regions)
+    split_vector_chains(c);
   auto *rwg = unwrap<Function>(wg->region_fn);
   wg->region_body = wg->region_fn = nullptr;
   bool ok = try_regions(c, rwg, name);
   if (!ok)
     rwg->eraseFromParent();   // before c.F: it calls c.F
   c.F->eraseFromParent();
+  if (Function *bar = unwrap(m)->getFunction("__skein_ctx__Z7barrierj"))
+    if (bar->isDeclaration() && bar->use_empty())
+      bar->eraseFromParent();   // cut_loops' declaration, used no more
   if (!ok) {
-    print_mode(name, "fiber", "region mode not applicable: " + c.why);
+    if (c.loop_regions)
+      print_mode(name, "loop", "loops not cut: " + c.why);
+    else
+      print_mode(name, "fiber", "region mode not applicable: " + c.why);
     return;
   }
-  swap_in(wg, rwg);
+  cc_region_used = true;
+  swap_in(wg, rwg, c.loop_fn);
   print_mode(name, "region",
-             std::to_string(c.regions.size()) + " regions, " +
+             std::string(c.loop_regions ? "loops cut at implicit barriers, "
+                                        : "") +
+                 std::to_string(c.regions.size()) + " regions, " +
                  std::to_string(c.ctx_bytes) +
                  " context bytes per work-item, " +
                  std::to_string(c.uniform_bytes) + " uniform");

@@ -15,6 +15,10 @@ using namespace llvm;
 
 namespace skein_region {
 
+// Groups smaller than this run a barrier-free kernel's loop-mode function
+// (build_driver): they would fill no more than half an AVX2 vector.
+static const uint64_t min_vector_group = 8;
+
 // The function that stands for the scheduler's barrier in region mode:
 // every work-item of a collective's region has deposited before the next
 // region reads, so there is nothing to wait for.
@@ -143,20 +147,54 @@ bool build_driver(Cutter &c, Function *rwg,
                          group_field(b, c.group_ty, group, G_LOCAL_SIZE,
                                      (int)d));
   Value *n = b.CreateMul(b.CreateMul(ls[0], ls[1]), ls[2], "n");
+  if (c.loop_fn) {
+    // Too few work-items to fill a vector: the kernel's loops run faster
+    // in place, one work-item after another (loop mode's function).
+    BasicBlock *small = BasicBlock::Create(ctx, "r.small", rwg, tail);
+    BasicBlock *big = BasicBlock::Create(ctx, "r.big", rwg, tail);
+    b.CreateCondBr(b.CreateICmpULT(n, b.getInt64(min_vector_group)), small,
+                   big);
+    b.SetInsertPoint(small);
+    std::vector<Value *> wg_args;
+    for (Argument &a : rwg->args())
+      wg_args.push_back(&a);
+    b.CreateCall(c.loop_fn, wg_args);
+    b.CreateBr(tail);
+    b.SetInsertPoint(big);
+    pre = big;
+  }
   std::vector<Value *> fixed(ph->arg_begin(), ph->arg_end());
-  if (c.ctx_bytes || c.uniform_bytes) {
-    AllocaInst *block = b.CreateAlloca(
-        b.getInt8Ty(),
-        b.CreateAdd(b.CreateMul(n, b.getInt64(c.ctx_bytes)),
-                    b.getInt64(2 * c.uniform_bytes)),
-        "context");
-    block->setAlignment(Align(c.ctx_align));
-    fixed[RP_CTX] = block;
+  if (!c.slot_sizes.empty()) {
+    // One array of n elements per context slot, and the table of their
+    // addresses the region functions read (see place()).
+    IRBuilder<> eb(&rwg->getEntryBlock(), rwg->getEntryBlock().begin());
+    ArrayType *table_ty = ArrayType::get(b.getPtrTy(), c.slot_sizes.size());
+    AllocaInst *table = eb.CreateAlloca(table_ty, nullptr, "context");
+    for (size_t k = 0; k < c.slot_sizes.size(); k++) {
+      // Each array padded by a different number of cache lines: arrays a
+      // multiple of 4 KiB apart (1024 floats) put the same work-item's
+      // slots at addresses alike in their low 12 bits, and the core then
+      // takes a load for a read of a pending store to another slot (4K
+      // aliasing: a float16 kernel ran 5x slower).
+      AllocaInst *slot = b.CreateAlloca(
+          b.getInt8Ty(),
+          b.CreateAdd(b.CreateMul(n, b.getInt64(c.slot_sizes[k])),
+                      b.getInt64(64 * (1 + k % 16))),
+          "slot");
+      slot->setAlignment(Align(std::max<uint64_t>(c.slot_aligns[k], 64)));
+      b.CreateStore(slot, b.CreateConstInBoundsGEP2_32(table_ty, table, 0,
+                                                       (unsigned)k));
+    }
+    fixed[RP_CTX] = table;
   }
   if (c.has_collective)
     collective_setup(b, c, group, n);
   IRBuilder<> eb(&rwg->getEntryBlock(), rwg->getEntryBlock().begin());
-  fixed[RP_NEXT] = eb.CreateAlloca(b.getInt32Ty(), nullptr, "next");
+  AllocaInst *state_block = eb.CreateAlloca(
+      ArrayType::get(b.getInt8Ty(), state_header + 2 * c.uniform_bytes),
+      nullptr, "state");
+  state_block->setAlignment(Align(c.ctx_align));
+  fixed[RP_NEXT] = state_block;   // the next region's number comes first
   BasicBlock *head = BasicBlock::Create(ctx, "r.state", rwg, tail);
   b.CreateBr(head);
   b.SetInsertPoint(head);
@@ -169,14 +207,21 @@ bool build_driver(Cutter &c, Function *rwg,
     sw->addCase(b.getInt32(r), bb);
     b.SetInsertPoint(bb);
     if (c.uniform_bytes)   // snap = cur: the values at the cut
-      b.CreateMemCpy(b.CreateConstInBoundsGEP1_64(b.getInt8Ty(),
-                                                  fixed[RP_CTX],
-                                                  c.uniform_bytes),
-                     Align(c.ctx_align), fixed[RP_CTX], Align(c.ctx_align),
-                     c.uniform_bytes);
+      b.CreateMemCpy(b.CreateConstInBoundsGEP1_64(
+                         b.getInt8Ty(), state_block,
+                         state_header + c.uniform_bytes),
+                     Align(c.ctx_align),
+                     b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), state_block,
+                                                  state_header),
+                     Align(c.ctx_align), c.uniform_bytes);
     Instruction *x_latch = emit_loops(b, fns[r], ls, n, fixed, calls);
     if (c.collective_starts.count(c.regions[r].start))
       keep_scalar(x_latch);
+    else if (c.interleave > 1 && cc_fp_ops(wrap(fns[r])) >= 32)
+      // A long floating-point body (clpeak's) is one dependent chain per
+      // work-item: LLVM's cost model interleaves only small loops, so
+      // ask for several vectors of work-items at once to hide latency.
+      cc_set_loop_interleave(wrap(x_latch), c.interleave);
     state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
                        b.GetInsertBlock());
     b.CreateBr(head);

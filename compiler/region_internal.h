@@ -64,10 +64,21 @@ struct Cutter {
   std::vector<std::pair<AllocaInst *, AllocaInst *>> uniform;
   std::vector<AllocaInst *> ctx_allocas;
   uint64_t ctx_bytes = 0;          // per work-item
+  std::vector<uint64_t> slot_sizes, slot_aligns;   // each context array's
   uint64_t uniform_bytes = 0;      // each of cur and snap
   uint64_t ctx_align = 64;
   bool has_collective = false;
+  // A barrier-free kernel whose loops region mode cuts at implicit
+  // barriers (cut_loops); its loop-mode function runs groups too small to
+  // vectorise (build_driver).
+  bool loop_regions = false;
+  Function *loop_fn = nullptr;
+  unsigned interleave = 4;   // chains for long floating-point regions
 };
+
+// The driver's fixed-size state block: the next region's number (an
+// i32), padding to this offset, then the uniform slots (place()).
+static const uint64_t state_header = 64;
 
 // The address of field f (element idx if idx >= 0) of the group struct.
 inline llvm::Value *group_field(llvm::IRBuilder<> &b, llvm::StructType *st,
@@ -82,6 +93,11 @@ inline llvm::Value *group_field(llvm::IRBuilder<> &b, llvm::StructType *st,
 // Fills c.divergent: the values of the region body that may differ
 // between the work-items of a group (region_uniform.cpp).
 void find_divergent(Cutter &c);
+
+// Adds to out the blocks that only some work-items of a group may run:
+// those a branch on a divergent value (c.divergent, filled) leads to
+// before its paths join again.
+void divergently_executed(const Cutter &c, DenseSet<BasicBlock *> &out);
 
 // Replaces the placeholder call of c.F in rwg by the loops that run the
 // region functions fns (region r is fns[r]) and inlines them

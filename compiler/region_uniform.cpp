@@ -110,4 +110,34 @@ void find_divergent(Cutter &c) {
   }
 }
 
+void divergently_executed(const Cutter &c, DenseSet<BasicBlock *> &out) {
+  PostDominatorTree pdt(*c.F);
+  for (BasicBlock &bb : *c.F) {
+    Instruction *t = bb.getTerminator();
+    Value *cond = nullptr;
+    if (auto *br = dyn_cast<BranchInst>(t))
+      cond = br->isConditional() ? br->getCondition() : nullptr;
+    else if (auto *sw = dyn_cast<SwitchInst>(t))
+      cond = sw->getCondition();
+    if (!cond || !c.divergent.count(cond))
+      continue;
+    // Where some work-items may go and others not: every block reachable
+    // from the branch before the paths join again (its immediate
+    // post-dominator; none when a path returns early: then everything
+    // reachable).
+    DomTreeNode *node = pdt.getNode(&bb);
+    BasicBlock *ipd = node && node->getIDom() ? node->getIDom()->getBlock()
+                                              : nullptr;
+    std::vector<BasicBlock *> work(succ_begin(&bb), succ_end(&bb));
+    while (!work.empty()) {
+      BasicBlock *x = work.back();
+      work.pop_back();
+      if (x == ipd || !out.insert(x).second)
+        continue;
+      for (BasicBlock *s : successors(x))
+        work.push_back(s);
+    }
+  }
+}
+
 } // namespace skein_region

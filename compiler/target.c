@@ -6,7 +6,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
@@ -14,12 +13,6 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static void init_llvm(void) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
-  /* Outer-loop vectorisation (VPlan's native path) acts only on loops
-   * that ask for it with llvm.loop.vectorize.enable metadata: Skein's
-   * work-item loops around kernels that have loops of their own
-   * (wg_gen.c). Without it such kernels run one work-item at a time. */
-  const char *argv[] = {"skein", "-enable-vplan-native-path"};
-  LLVMParseCommandLineOptions(2, argv, NULL);
 }
 
 void cc_llvm_init(void) {

@@ -387,7 +387,8 @@ static void generate_region(LLVMModuleRef m, const cc_abi_types *abi,
 }
 
 void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
-                    LLVMValueRef kernel, bool fiber, cc_wg *wg) {
+                    LLVMValueRef kernel, bool fiber, bool loop_regions,
+                    cc_wg *wg) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTypeRef i64 = LLVMInt64TypeInContext(ctx);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
@@ -425,6 +426,12 @@ void cc_wg_generate(LLVMModuleRef m, const cc_abi_types *abi,
       generate_region(m, abi, wg);   /* region-mode hook */
   } else {
     generate_loop(b, abi, wg);
+    /* A kernel with loops of its own: region mode may cut them at
+     * implicit barriers (region.cpp), with loop mode as the fallback. */
+    if (loop_regions && cc_region_wanted()) {
+      generate_region(m, abi, wg);
+      wg->loop_regions = true;
+    }
   }
   LLVMDisposeBuilder(b);
   for (size_t i = 0; i < NUM_WORKITEMS; i++)
@@ -535,8 +542,6 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
   return offset;
 }
 
-_Thread_local bool cc_outer_vectorize_used, cc_outer_vectorize_off;
-
 /* What hint_interleave needs to know of fn's floating-point work: how
  * many operations (arithmetic instructions and calls; after inlining, the
  * builtins' fma/sqrt/... intrinsics), and the most lanes of any
@@ -606,18 +611,20 @@ static void hint_interleave(cc_wg *wg) {
     while (count > 1 && count > fit)
       count /= 2;
   }
-  /* A kernel with its own loop puts that loop inside the work-item loop,
-   * where the innermost-loop vectoriser cannot widen across work-items:
-   * vectorise the work-item loop as an outer loop instead, 16 lanes times
-   * the interleave count (the backend splits the wide vectors into that
-   * many independent chains). */
-  if (!cc_outer_vectorize_off &&
-      cc_vectorize_outer_loop(wg->x_latch, 16 * (unsigned)count)) {
-    cc_outer_vectorize_used = true;
-    return;
-  }
+  /* A kernel with loops of its own keeps them inside the work-item loop,
+   * which LLVM's (checked) loop vectoriser then leaves scalar: region
+   * mode cuts such loops at implicit barriers where it can prove that
+   * sound, so that work-items become the innermost loop (region.cpp).
+   * LLVM's outer-loop vectoriser (the VPlan native path) would widen it
+   * in place, but it skips the legality checks and miscompiled plain
+   * serial loops (issue 13): Skein does not use it. */
   if (fp.ops >= 32)
     cc_set_loop_interleave(wg->x_latch, (unsigned)count);
+  wg->interleave = (unsigned)count;
+}
+
+unsigned cc_fp_ops(LLVMValueRef fn) {
+  return profile_fp(fn).ops;
 }
 
 void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {

@@ -1,5 +1,7 @@
 /* Tests loop-mode kernels that have loops of their own, which Skein
- * vectorises across work-items as outer loops: uniform and per-work-item
+ * vectorises across work-items by cutting the loops at implicit barriers
+ * (region mode) where every work-item runs them equally often: serial
+ * task kernels storing one result, uniform and per-work-item
  * trip counts, nested loops, early exits, loops that store, float and
  * double recurrences (clpeak-style), with group sizes that leave partial
  * vectors; and loops that call what cannot be widened (a Sleef math
@@ -49,7 +51,77 @@ static const char *source =
     "__kernel void store_in_loop(__global int *o, int n) {\n"
     "  size_t g = get_global_id(0);\n"
     "  for (int i = 0; i < n; i++) o[g * n + i] = (int)g * 3 + i;\n"
+    "}\n"
+    /* Serial \"task\" kernels of algorithm libraries: every work-item
+     * computes the same result and stores it to one address. */
+    "__kernel void task_count(__global const float *in, uint n, __global int *r) {\n"
+    "  int c = 0;\n"
+    "  for (uint i = 0; i < n; i++) { if (in[i] > 2.0f) c++; }\n"
+    "  *r = c;\n"
+    "}\n"
+    "__kernel void task_accumulate(__global const float *in, uint n, __global int *r) {\n"
+    "  int acc = 1;\n"
+    "  for (uint i = 0; i < n; i++) acc = acc + in[i];\n"
+    "  *r = acc;\n"
+    "}\n"
+    "__kernel void task_any(__global const float *in, uint n, __global int *r) {\n"
+    "  int any = 0;\n"
+    "  for (uint i = 0; i < n; i++) any = any || (in[i] < 0.0f);\n"
+    "  *r = any + 10;\n"
     "}\n";
+
+/* Runs task kernel name over input in[n] with 1, 4, 16, 64 and 1000
+ * work-items in one group and checks the single result against want.
+ * Loop mode once stored the initial value of the accumulator (LLVM's
+ * outer-loop vectoriser, issue 13). */
+static void check_task(test_env *env, cl_program p, const char *name,
+                       const float *in, cl_uint n, int want) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE_OK(err);
+  cl_mem bi = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR,
+                             n * sizeof(float), (void *)in, &err);
+  REQUIRE_OK(err);
+  cl_mem br = clCreateBuffer(env->context, 0, sizeof(int), NULL, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof n, &n));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof br, &br));
+  static const size_t sizes[] = {1, 4, 16, 64, 1000};
+  for (size_t s = 0; s < sizeof sizes / sizeof *sizes; s++) {
+    int got = -12345;
+    REQUIRE_OK(clEnqueueWriteBuffer(env->queue, br, CL_TRUE, 0, sizeof got,
+                                    &got, 0, NULL, NULL));
+    REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &sizes[s],
+                                      &sizes[s], 0, NULL, NULL));
+    REQUIRE_OK(clEnqueueReadBuffer(env->queue, br, CL_TRUE, 0, sizeof got,
+                                   &got, 0, NULL, NULL));
+    if (got != want)
+      fprintf(stderr, "%s over %zu work-items: %d, want %d\n", name,
+              sizes[s], got, want);
+    CHECK_EQ(got, want);
+  }
+  clReleaseMemObject(bi);
+  clReleaseMemObject(br);
+  clReleaseKernel(k);
+}
+
+static void test_tasks(test_env *env, cl_program p) {
+  static const float five[] = {1, 2, 3, 4, 5};
+  check_task(env, p, "task_count", five, 5, 3);
+  static float many[777];
+  int count = 0, acc = 1;
+  for (int i = 0; i < 777; i++) {
+    many[i] = (float)((i * 37) % 11) * 0.5f;
+    count += many[i] > 2.0f;
+    acc = (int)((float)acc + many[i]);
+  }
+  check_task(env, p, "task_count", many, 777, count);
+  check_task(env, p, "task_accumulate", many, 777, acc);
+  check_task(env, p, "task_any", many, 777, 10);
+  many[500] = -1.0f;
+  check_task(env, p, "task_any", many, 777, 11);
+}
 
 static float host_uniform(float a, float y, int n) {
   float x = a;
@@ -65,6 +137,7 @@ int main(void) {
   test_setup(&env);
   cl_int err;
   cl_program p = test_build(&env, source, "-cl-std=CL3.0");
+  test_tasks(&env, p);
   enum { N = 4096 + 77 }; /* not a multiple of any vector width */
   size_t global = N, local = 173;
 
