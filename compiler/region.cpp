@@ -220,6 +220,30 @@ static bool cut_loops(Cutter &c) {
   return true;
 }
 
+// The driver runs a region for every work-item, then the region the
+// last work-item's cut names: sound only if every work-item meets the
+// same barriers and collectives in the same order, which the spec asks of
+// kernels (a barrier in a branch or loop must be reached by all or none
+// of the group) but which kernels break, most often with an early return
+// of the work-items past the end of the data. Fiber mode lets the
+// remaining work-items carry on; region mode would skip them. So a kernel
+// any of whose barriers or collectives lies where only some work-items
+// may go (under a branch on a value that may differ between them, or
+// after such a return) runs in fiber mode.
+static bool syncs_uniform(Cutter &c) {
+  find_divergent(c);
+  DenseSet<BasicBlock *> some;
+  divergently_executed(c, some);
+  c.divergent.clear();   // demote() computes it again, after the cuts
+  for (Sync &s : c.syncs)
+    if (some.count(s.call->getParent())) {
+      c.why = "a barrier or collective that only some work-items may "
+              "reach";
+      return false;
+    }
+  return true;
+}
+
 // Splits the body at every barrier (the call goes: the cut is the edge
 // into the new block) and around every collective (its own region, then
 // a cut after which each work-item reads its result from the slots).
@@ -513,6 +537,12 @@ static bool alloca_blocks(Value *v, std::vector<BasicBlock *> &out,
     if (auto *st = dyn_cast<StoreInst>(user)) {
       if (st->getValueOperand() == v)
         return false;
+    } else if (auto *call = dyn_cast<CallBase>(user)) {
+      // A callee that may keep the address (in memory, for a later
+      // region to use) makes the variable live for the whole group.
+      if (call->isArgOperand(&u) &&
+          !call->doesNotCapture(call->getArgOperandNo(&u)))
+        return false;
     } else if (isa<GetElementPtrInst>(user) || isa<CastInst>(user) ||
                isa<PHINode>(user) || isa<SelectInst>(user)) {
       if (!alloca_blocks(user, out, depth + 1))
@@ -634,7 +664,10 @@ static bool place(Cutter &c) {
   }
   c.uniform_bytes = (c.uniform_bytes + c.ctx_align - 1) / c.ctx_align *
                     c.ctx_align;
-  if ((c.ctx_bytes * max_group + 2 * c.uniform_bytes) > max_ctx_block) {
+  // The driver pads each array (region_driver.cpp): up to 1 KiB each.
+  uint64_t padding = 1024 * (uint64_t)slots.size();
+  if ((c.ctx_bytes * max_group + 2 * c.uniform_bytes + padding) >
+      max_ctx_block) {
     c.why = std::to_string(c.ctx_bytes + c.uniform_bytes) +
             " bytes per work-item live across barriers";
     return false;
@@ -696,7 +729,7 @@ static bool cut(Cutter &c) {
   removeUnreachableBlocks(*c.F);
   if (c.loop_regions && !cut_loops(c))
     return false;
-  if (!scan(c))
+  if (!scan(c) || !syncs_uniform(c))
     return false;
   BasicBlock *entry = &c.F->getEntryBlock();
   std::vector<Instruction *> allocas;
