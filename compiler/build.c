@@ -279,10 +279,19 @@ static void prepare_module(build *b) {
   LLVMDisposeMessage(features);
 }
 
+/* SKEIN_VECTORIZE=0 turns LLVM's vectorisers off: the scalar form of
+ * every kernel, which the differential tests compare with the vectorised
+ * one. */
+static bool vectorize_wanted(void) {
+  const char *v = getenv("SKEIN_VECTORIZE");
+  return !v || strcmp(v, "0") != 0;
+}
+
 static cc_status run_passes(build *b, const char *pipeline) {
   LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  LLVMPassBuilderOptionsSetLoopVectorization(o, 1);
-  LLVMPassBuilderOptionsSetSLPVectorization(o, 1);
+  bool vectorize = vectorize_wanted();
+  LLVMPassBuilderOptionsSetLoopVectorization(o, vectorize);
+  LLVMPassBuilderOptionsSetSLPVectorization(o, vectorize);
   LLVMPassBuilderOptionsSetLoopInterleaving(o, 1);
   LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
   LLVMErrorRef err = LLVMRunPasses(b->m, pipeline, b->tm, o);

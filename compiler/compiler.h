@@ -14,8 +14,12 @@
  *   SKEIN_MODE=fiber     run every kernel in fiber mode (each work-item a
  *                        fiber), not only those that reach a barrier or
  *                        a work-group collective; for debugging and
- *                        comparison. Nothing forces loop mode, which
- *                        cannot run barriers.
+ *                        comparison.
+ *   SKEIN_MODE=loop      no region mode: barrier-free kernels in plain
+ *                        loop mode (their loops not cut), barrier kernels
+ *                        in fiber mode.
+ *   SKEIN_VECTORIZE=0    LLVM's loop and SLP vectorisers off (the scalar
+ *                        form of every kernel, for comparison).
  *   SKEIN_INTERLEAVE=n   vector chains interleaved in the work-item loop
  *                        of kernels with long floating-point bodies
  *                        (default 4; see wg_gen.c).
