@@ -77,12 +77,26 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(
   if (flags & CL_MEM_USE_HOST_PTR) {
     m->data = host_ptr; /* zero-copy: the application's memory */
   } else {
-    size_t rounded = (size + RT_MEM_ALIGN - 1) / RT_MEM_ALIGN * RT_MEM_ALIGN;
+    /* The storage ends in a zeroed tail: at least RT_MEM_ZERO_TAIL bytes
+     * past size, up to the next RT_MEM_ALIGN boundary. A kernel that
+     * reads past the end of a buffer (undefined behaviour, but real
+     * libraries do it: CLBlast 1.5's batched half routines upload their
+     * per-batch alphas as 2-byte halves and read them as 4-byte floats)
+     * then sees zeros, the same on every run. Left uninitialised, those
+     * bytes were whatever the heap last held there — other buffers'
+     * data, freed objects, pointers — so such a kernel's result changed
+     * from run to run, whatever the execution mode or thread count
+     * (issue 13, clblast_test_xaxpybatched/xgemmbatched in half). The
+     * buffer's own contents stay undefined until written, as the
+     * specification says. */
+    size_t rounded = (size + RT_MEM_ZERO_TAIL + RT_MEM_ALIGN - 1) /
+                     RT_MEM_ALIGN * RT_MEM_ALIGN;
     m->data = aligned_alloc(RT_MEM_ALIGN, rounded);
     if (!m->data) {
       rt_mem_release(m);
       RT_FAIL_IF(true, CL_MEM_OBJECT_ALLOCATION_FAILURE, errcode_ret);
     }
+    memset(m->data + size, 0, rounded - size);
     m->owns_data = true;
     if (flags & CL_MEM_COPY_HOST_PTR)
       memcpy(m->data, host_ptr, size);

@@ -40,6 +40,11 @@ const char *rt_platform_extensions(void);
  * every buffer, in bytes (CL_DEVICE_MEM_BASE_ADDR_ALIGN is in bits). */
 #define RT_MEM_ALIGN 128
 
+/* Bytes past the end of every buffer Skein allocates that read as zero
+ * (and on to the next RT_MEM_ALIGN boundary): a kernel that overruns a
+ * buffer by a little sees the same bytes on every run (api_mem.c). */
+#define RT_MEM_ZERO_TAIL 64
+
 /* The driver's version string (CL_DRIVER_VERSION). */
 #define RT_DRIVER_VERSION "0.1"
 
