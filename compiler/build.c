@@ -282,17 +282,17 @@ static void prepare_module(build *b) {
 /* SKEIN_VECTORIZE=0 turns LLVM's vectorisers off: the scalar form of
  * every kernel, which the differential tests compare with the vectorised
  * one. */
-static bool vectorize_wanted(void) {
+bool cc_vectorize_wanted(void) {
   const char *v = getenv("SKEIN_VECTORIZE");
   return !v || strcmp(v, "0") != 0;
 }
 
 static cc_status run_passes(build *b, const char *pipeline) {
   LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
-  bool vectorize = vectorize_wanted();
+  bool vectorize = cc_vectorize_wanted();
   LLVMPassBuilderOptionsSetLoopVectorization(o, vectorize);
   LLVMPassBuilderOptionsSetSLPVectorization(o, vectorize);
-  LLVMPassBuilderOptionsSetLoopInterleaving(o, 1);
+  LLVMPassBuilderOptionsSetLoopInterleaving(o, vectorize);
   LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
   LLVMErrorRef err = LLVMRunPasses(b->m, pipeline, b->tm, o);
   LLVMDisposePassBuilderOptions(o);
@@ -515,6 +515,8 @@ static cc_status backend(build *b) {
     raise(SIGSEGV);
   stage_done(b, "lower");
   dump(b->m, "lowered");
+  if (!cc_vectorize_wanted())
+    cc_forbid_loop_vectorization(b->m);
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)
     return st;

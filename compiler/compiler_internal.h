@@ -77,6 +77,13 @@ char *cc_demangle(const char *name);
  * to interleave count times. */
 void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
 
+/* Marks every loop of m "do not vectorise, do not interleave". */
+void cc_forbid_loop_vectorization(LLVMModuleRef m);
+
+/* False under SKEIN_VECTORIZE=0: no vectoriser runs, and no loop asks
+ * for interleaving (which LLVM would honour even then). */
+bool cc_vectorize_wanted(void);
+
 /* The number of floating-point operations of fn (arithmetic and calls
  * on float, double and half values and vectors). */
 unsigned cc_fp_ops(LLVMValueRef fn);

@@ -181,3 +181,28 @@ extern "C" char *cc_demangle(const char *name) {
   // itaniumDemangle returns a malloc'd string or nullptr.
   return llvm::itaniumDemangle(name);
 }
+
+extern "C" void cc_forbid_loop_vectorization(LLVMModuleRef m) {
+  // Loop metadata saying "do not vectorise or interleave" on every loop:
+  // LLVM's pass options alone still let default<O3> widen some loops.
+  for (llvm::Function &f : *llvm::unwrap(m)) {
+    if (f.isDeclaration())
+      continue;
+    llvm::DominatorTree dt(f);
+    llvm::LoopInfo li(dt);
+    for (llvm::Loop *loop : li.getLoopsInPreorder()) {
+      llvm::LLVMContext &ctx = f.getContext();
+      llvm::Metadata *off[] = {
+          llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+          llvm::ConstantAsMetadata::get(llvm::ConstantInt::getFalse(ctx))};
+      llvm::Metadata *one[] = {
+          llvm::MDString::get(ctx, "llvm.loop.interleave.count"),
+          llvm::ConstantAsMetadata::get(
+              llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), 1))};
+      loop->setLoopID(llvm::makePostTransformationMetadata(
+          ctx, loop->getLoopID(),
+          {"llvm.loop.vectorize.", "llvm.loop.interleave."},
+          {llvm::MDNode::get(ctx, off), llvm::MDNode::get(ctx, one)}));
+    }
+  }
+}

@@ -883,7 +883,8 @@ static void swap_in(cc_wg *wg, Function *rwg, Function *loop_fn) {
 // first, as loop mode does (wg_gen.c hint_interleave); fewer interleaved
 // copies then keep the chains in registers.
 static void split_vector_chains(Cutter &c) {
-  if (getenv("SKEIN_NO_SCALARIZE") || cc_fp_ops(wrap(c.F)) < 16)
+  if (getenv("SKEIN_NO_SCALARIZE") || !cc_vectorize_wanted() ||
+      cc_fp_ops(wrap(c.F)) < 16)
     return;
   unsigned chains;
   if (!cc_scalarize_function(wrap(c.F), nullptr, 32, &chains))

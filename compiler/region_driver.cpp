@@ -217,7 +217,8 @@ bool build_driver(Cutter &c, Function *rwg,
     Instruction *x_latch = emit_loops(b, fns[r], ls, n, fixed, calls);
     if (c.collective_starts.count(c.regions[r].start))
       keep_scalar(x_latch);
-    else if (c.interleave > 1 && cc_fp_ops(wrap(fns[r])) >= 32)
+    else if (c.interleave > 1 && cc_vectorize_wanted() &&
+             cc_fp_ops(wrap(fns[r])) >= 32)
       // A long floating-point body (clpeak's) is one dependent chain per
       // work-item: LLVM's cost model interleaves only small loops, so
       // ask for several vectors of work-items at once to hide latency.

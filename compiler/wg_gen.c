@@ -580,8 +580,8 @@ static fp_profile profile_fp(LLVMValueRef fn) {
  * to the narrow remainder loop; SKEIN_INTERLEAVE=n overrides the 4.
  * Short bodies are left to the cost model, which interleaves them. */
 static void hint_interleave(cc_wg *wg) {
-  if (wg->fiber)
-    return;   /* no loop over work-items */
+  if (wg->fiber || !cc_vectorize_wanted())
+    return;   /* no loop over work-items, or no vectors wanted */
   const char *env = getenv("SKEIN_INTERLEAVE");
   int count = env ? atoi(env) : 4;
   if (count < 1 || count > 16)
