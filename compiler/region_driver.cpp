@@ -6,6 +6,7 @@
 // (the C API cannot inline one call).
 #include "region_internal.h"
 
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
@@ -66,6 +67,63 @@ static void keep_scalar(Instruction *latch) {
                      ConstantAsMetadata::get(ConstantInt::getFalse(ctx))};
   Metadata *unroll[] = {MDString::get(ctx, "llvm.loop.unroll.disable")};
   Metadata *ops[] = {nullptr, MDNode::get(ctx, vec), MDNode::get(ctx, unroll)};
+  MDNode *id = MDNode::getDistinct(ctx, ops);
+  id->replaceOperandWith(0, id);
+  latch->setMetadata(LLVMContext::MD_loop, id);
+}
+
+// Work-items that do not synchronise may run in any interleaving, and
+// between two barriers a work-item that touches what another writes has
+// a data race (undefined): so a region's work-item loop carries no
+// dependence from one work-item to the next, and saying so lets LLVM's
+// vectoriser widen it without run-time overlap checks (a tree
+// reduction's l[lid] += l[lid + s] failed such a check and ran scalar).
+// The claim is made only for accesses whose memory is not private to one
+// run of the region: a private variable of the region function becomes
+// one alloca of the work-group function after inlining, reused by every
+// work-item, so its accesses (and those through pointers whose object
+// cannot be seen) keep LLVM's own analysis, and then the loop as a whole
+// is not marked parallel. Atomics and calls are never marked. Returns
+// the access group, or null if fn touches no memory that qualifies.
+static MDNode *mark_parallel_accesses(Function *fn) {
+  LLVMContext &ctx = fn->getContext();
+  MDNode *group = nullptr;
+  for (BasicBlock &bb : *fn)
+    for (Instruction &i : bb) {
+      Value *ptr = nullptr;
+      if (auto *ld = dyn_cast<LoadInst>(&i))
+        ptr = ld->isSimple() ? ld->getPointerOperand() : nullptr;
+      else if (auto *st = dyn_cast<StoreInst>(&i))
+        ptr = st->isSimple() ? st->getPointerOperand() : nullptr;
+      if (!ptr)
+        continue;
+      const Value *base = getUnderlyingObject(ptr, 0);
+      if (!isa<Argument>(base) && !isa<GlobalVariable>(base) &&
+          !isa<LoadInst>(base))
+        continue;
+      if (!group)
+        group = MDNode::getDistinct(ctx, {});
+      i.setMetadata(LLVMContext::MD_access_group, group);
+    }
+  return group;
+}
+
+// Gives the work-item loop of latch its loop ID: the parallel accesses of
+// group (may be null) and an interleave count (1: none).
+static void set_loop_id(Instruction *latch, MDNode *group,
+                        unsigned interleave) {
+  LLVMContext &ctx = latch->getContext();
+  std::vector<Metadata *> ops = {nullptr};
+  if (group)
+    ops.push_back(MDNode::get(
+        ctx, {MDString::get(ctx, "llvm.loop.parallel_accesses"), group}));
+  if (interleave > 1)
+    ops.push_back(MDNode::get(
+        ctx, {MDString::get(ctx, "llvm.loop.interleave.count"),
+              ConstantAsMetadata::get(ConstantInt::get(
+                  Type::getInt32Ty(ctx), interleave))}));
+  if (ops.size() == 1)
+    return;
   MDNode *id = MDNode::getDistinct(ctx, ops);
   id->replaceOperandWith(0, id);
   latch->setMetadata(LLVMContext::MD_loop, id);
@@ -195,6 +253,12 @@ bool build_driver(Cutter &c, Function *rwg,
       nullptr, "state");
   state_block->setAlignment(Align(c.ctx_align));
   fixed[RP_NEXT] = state_block;   // the next region's number comes first
+  // Zeroed, so that a uniform value's first snapshot is 0, not undef:
+  // LLVM promotes the block to registers, and a phi of undef keeps
+  // scalar evolution from seeing that a stride like a tree reduction's
+  // is positive (its loop then kept a failing overlap check: 5x slower).
+  b.CreateMemSet(state_block, b.getInt8(0),
+                 state_header + 2 * c.uniform_bytes, Align(c.ctx_align));
   BasicBlock *head = BasicBlock::Create(ctx, "r.state", rwg, tail);
   b.CreateBr(head);
   b.SetInsertPoint(head);
@@ -215,14 +279,17 @@ bool build_driver(Cutter &c, Function *rwg,
                                                   state_header),
                      Align(c.ctx_align), c.uniform_bytes);
     Instruction *x_latch = emit_loops(b, fns[r], ls, n, fixed, calls);
-    if (c.collective_starts.count(c.regions[r].start))
+    if (c.collective_starts.count(c.regions[r].start)) {
       keep_scalar(x_latch);
-    else if (c.interleave > 1 && cc_vectorize_wanted() &&
-             cc_fp_ops(wrap(fns[r])) >= 32)
+    } else {
       // A long floating-point body (clpeak's) is one dependent chain per
       // work-item: LLVM's cost model interleaves only small loops, so
       // ask for several vectors of work-items at once to hide latency.
-      cc_set_loop_interleave(wrap(x_latch), c.interleave);
+      bool chains = c.interleave > 1 && cc_vectorize_wanted() &&
+                    cc_fp_ops(wrap(fns[r])) >= 32;
+      set_loop_id(x_latch, mark_parallel_accesses(fns[r]),
+                  chains ? c.interleave : 1);
+    }
     state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
                        b.GetInsertBlock());
     b.CreateBr(head);
