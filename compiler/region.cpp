@@ -190,6 +190,15 @@ static Value *branch_condition(BasicBlock *bb) {
 // Puts a barrier at the head of every loop that all work-items of a group
 // run equally often (see above); false, with c.why, if there is none.
 static bool cut_loops(Cutter &c) {
+  // A kernel with atomics may make one work-item wait for another (a
+  // lock taken before a loop and released after it): cut, the others
+  // would spin at the lock while its holder waits at the loop's barrier.
+  for (BasicBlock &bb : *c.F)
+    for (Instruction &i : bb)
+      if (i.isAtomic() && !isa<FenceInst>(i)) {
+        c.why = "atomics: work-items keep their own order";
+        return false;
+      }
   find_divergent(c);
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);

@@ -10,6 +10,7 @@
  * with a host computation. */
 #include "test_util.h"
 #include <math.h>
+#include <unistd.h>
 
 static const char *source =
     "__kernel void uniform_trip(__global float *o, float a, int n) {\n"
@@ -68,7 +69,45 @@ static const char *source =
     "  int any = 0;\n"
     "  for (uint i = 0; i < n; i++) any = any || (in[i] < 0.0f);\n"
     "  *r = any + 10;\n"
+    "}\n"
+    /* A lock held across a uniform loop: cutting the loop at an implicit
+     * barrier would leave the holder waiting there while the others spin
+     * (it hung the host thread). */
+    "__kernel void locked_sum(__global int *o, __global int *lock, int n) {\n"
+    "  while (atomic_cmpxchg(lock, 0, 1) != 0) ;\n"
+    "  int s = 0;\n"
+    "  for (int i = 0; i < n; i++) s += i;\n"
+    "  o[get_global_id(0)] = s;\n"
+    "  atomic_xchg(lock, 0);\n"
     "}\n";
+
+/* locked_sum over 4 groups of 64: every element 0 + 1 + ... + 9. */
+static void test_lock(test_env *env, cl_program p) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "locked_sum", &err);
+  REQUIRE_OK(err);
+  int zero = 0, n = 10, out[256];
+  cl_mem bo = clCreateBuffer(env->context, 0, sizeof out, NULL, &err);
+  REQUIRE_OK(err);
+  cl_mem bl = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, sizeof zero,
+                             &zero, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bl, &bl));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  size_t global = 256, local = 64;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < 256; i++)
+    bad += out[i] != 45;
+  CHECK_EQ(bad, 0);
+  clReleaseMemObject(bo);
+  clReleaseMemObject(bl);
+  clReleaseKernel(k);
+}
 
 /* Runs task kernel name over input in[n] with 1, 4, 16, 64 and 1000
  * work-items in one group and checks the single result against want.
@@ -138,6 +177,9 @@ int main(void) {
   cl_int err;
   cl_program p = test_build(&env, source, "-cl-std=CL3.0");
   test_tasks(&env, p);
+  alarm(120);   /* a hang is a failure, not a stuck CI run */
+  test_lock(&env, p);
+  alarm(0);
   enum { N = 4096 + 77 }; /* not a multiple of any vector width */
   size_t global = N, local = 173;
 
