@@ -30,7 +30,26 @@ typedef struct skein_launch {
   /* The launch's printf buffer (builtins/printf.c appends to it), NULL
    * for kernels that do not call printf. */
   struct skein_printf_buffer *printf_buffer;
+  /* Bounds-checked kernels only (built with -skein-bounds-check or
+   * SKEIN_BOUNDS_CHECK=1; NULL otherwise): arg_sizes[i] is the byte size
+   * of argument i's object (a buffer's or sub-buffer's size, a __local
+   * argument's size; 0 for a NULL buffer or a by-value argument), and
+   * bounds receives the accesses that fell outside their object. */
+  const uint64_t *arg_sizes;
+  struct skein_bounds_report *bounds;
 } skein_launch;
+
+/* The work-items of a bounds-checked launch that made an access outside
+ * its object (which was skipped), one entry per linear local id, so the
+ * check's note is a plain store of consecutive work-items and vectorises
+ * with the kernel (builtins/bounds.c). Groups write the same entries: the
+ * host reports one of the notes when the launch completes. */
+#define SKEIN_BOUNDS_SLOTS 1024   /* the device's largest work-group */
+typedef struct skein_bounds_report {
+  uint32_t site[SKEIN_BOUNDS_SLOTS];    /* check site + 1; 0: none */
+  uint64_t offset[SKEIN_BOUNDS_SLOTS];  /* the access's offset in bytes */
+  uint64_t group[SKEIN_BOUNDS_SLOTS];   /* linear work-group id */
+} skein_bounds_report;
 
 /* The records of every printf call of one launch, appended by the
  * work-items of all groups at once and formatted by the host when the

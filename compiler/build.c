@@ -159,6 +159,27 @@ static void choose_modes(build *b) {
   }
 }
 
+/* Bounds-checked mode: -skein-bounds-check, or SKEIN_BOUNDS_CHECK=1 for
+ * every program the process builds. */
+static bool bounds_wanted(build *b) {
+  const char *env = getenv("SKEIN_BOUNDS_CHECK");
+  return b->opts.bounds_check || (env && strcmp(env, "1") == 0);
+}
+
+static cc_status run_passes(build *b, const char *pipeline);
+
+/* Inlines the program's own functions into its kernels and guards their
+ * global, constant and local accesses (bounds_check.cpp). */
+static cc_status instrument_bounds(build *b) {
+  cc_bounds_prepare(b->m, b->kernels, b->p->num_kernels);
+  cc_status st = run_passes(b, "always-inline,function(sroa)");
+  for (unsigned k = 0; st == CC_OK && k < b->p->num_kernels; k++)
+    if (!cc_bounds_instrument(b->kernels[k], &b->p->kernels[k]))
+      st = CC_OUT_OF_MEMORY;
+  stage_done(b, "bounds");
+  return st;
+}
+
 /* Sets the host triple and data layout on m. */
 static void set_target(build *b, LLVMModuleRef m) {
   char *triple = LLVMGetTargetMachineTriple(b->tm);
@@ -499,7 +520,10 @@ static cc_status backend(build *b) {
   if (st == CC_OK) {
     choose_modes(b);
     cc_printf_lower(b->m, b->kernels, b->p->kernels, b->p->num_kernels);
-    st = link_and_generate(b);
+    if (bounds_wanted(b))
+      st = instrument_bounds(b);
+    if (st == CC_OK)
+      st = link_and_generate(b);
   }
   if (st != CC_OK)
     return st;
@@ -736,6 +760,7 @@ static cc_status load_binary(build *b, const unsigned char *binary,
   st = cc_options_parse(*stored, NULL, &old, &b->log);
   b->opts.kernel_arg_info |= old.kernel_arg_info;
   b->opts.opt_disable |= old.opt_disable;
+  b->opts.bounds_check |= old.bounds_check;
   cc_options_free(&old);
   return st == CC_INVALID_OPTIONS ? CC_INVALID_BINARY : st;
 }

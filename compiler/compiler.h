@@ -63,6 +63,18 @@ typedef struct cc_arg_info {
   char *name;                  /* NULL unless built with -cl-kernel-arg-info */
 } cc_arg_info;
 
+/* One check of a bounds-checked kernel: the access it guards. */
+typedef struct cc_bounds_site {
+  unsigned arg;                /* kernel argument index, or UINT_MAX for a
+                                  program- or kernel-scope variable */
+  char *variable;              /* that variable's name, else NULL */
+  uint64_t variable_size;      /* its size in bytes */
+  uint64_t access;             /* bytes the access touches (1: a pointer
+                                  handed to a library function) */
+  unsigned line;               /* source line (built with -g), else 0 */
+  bool is_store;
+} cc_bounds_site;
+
 typedef struct cc_kernel_info {
   char *name;
   unsigned num_args;
@@ -77,6 +89,10 @@ typedef struct cc_kernel_info {
                                   collective (or SKEIN_MODE=fiber) */
   bool uses_printf;            /* reaches printf: launches get a printf
                                   buffer (compiler/printf_lower.c) */
+  /* Bounds-checked kernels: what each check site guards (a report names
+   * the site that failed); NULL, 0 otherwise. */
+  struct cc_bounds_site *bounds_sites;
+  unsigned num_bounds_sites;
   skein_wg_fn wg;              /* the JIT-compiled work-group function */
 } cc_kernel_info;
 

@@ -35,6 +35,9 @@ typedef struct cc_options {
   int argc;
   bool kernel_arg_info;   /* -cl-kernel-arg-info: expose argument names */
   bool opt_disable;       /* -cl-opt-disable */
+  bool bounds_check;      /* -skein-bounds-check (or SKEIN_BOUNDS_CHECK=1):
+                             every global, constant and local access
+                             checked (bounds_check.cpp) */
 } cc_options;
 
 /* Translates an OpenCL build option string (may be NULL) and the device
@@ -76,6 +79,19 @@ char *cc_demangle(const char *name);
 /* Gives the loop whose latch branch is br a loop ID asking the vectoriser
  * to interleave count times. */
 void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
+
+/* Bounds-checked mode (bounds_check.cpp). cc_bounds_prepare makes every
+ * defined function of m that is not a kernel always-inline (so the checks
+ * see every access in the kernel's own code; run the always-inline pass
+ * and SROA after it). cc_bounds_instrument then guards each load, store,
+ * atomic and memory intrinsic of kernel on a global, constant or local
+ * object it can trace to a kernel argument or a program- or kernel-scope
+ * variable, and each such pointer passed to a library call (its first
+ * byte): an access outside its object is skipped (a load gives 0) and
+ * noted in the launch's report. ki receives the description of each
+ * check site. False on allocation failure. */
+void cc_bounds_prepare(LLVMModuleRef m, LLVMValueRef *kernels, unsigned n);
+bool cc_bounds_instrument(LLVMValueRef kernel, cc_kernel_info *ki);
 
 /* Marks every loop of m "do not vectorise, do not interleave". */
 void cc_forbid_loop_vectorization(LLVMModuleRef m);

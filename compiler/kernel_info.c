@@ -202,6 +202,9 @@ void cc_kernel_info_free(cc_kernel_info *ki) {
     free(ki->args[i].name);
   }
   free(ki->args);
+  for (unsigned i = 0; i < ki->num_bounds_sites; i++)
+    free(ki->bounds_sites[i].variable);
+  free(ki->bounds_sites);
   free(ki->name);
   free(ki->attributes);
   memset(ki, 0, sizeof(*ki));

@@ -241,7 +241,8 @@ static int take_std(char *acc) {
 
 bool cc_unit_merge_options(char **acc, const char *unit_options) {
   static const char *const kept[] = {"-cl-kernel-arg-info", "-cl-opt-disable",
-                                     "-cl-uniform-work-group-size"};
+                                     "-cl-uniform-work-group-size",
+                                     "-skein-bounds-check"};
   int std = 12;
   for (const char *s = unit_options ? unit_options : "";;) {
     s += strspn(s, " \t\r\n");

@@ -157,9 +157,18 @@ static int translate(cc_options *o, const char *tok, const char **p,
     o->opt_disable = true;
     return 1;
   }
+  /* Skein's own: checked global, constant and local accesses. */
+  if (strcmp(tok, "-skein-bounds-check") == 0) {
+    o->bounds_check = true;
+    return 1;
+  }
+  /* -g: line tables, which bounds-checked kernels report (the JIT does
+   * not register debug info with debuggers yet). */
+  if (strcmp(tok, "-g") == 0)
+    return push(o, "-debug-info-kind=line-tables-only") ? 1 : -1;
   /* Accepted, no effect: subgroups are not independent-forward-progress
-   * anyway; -g is accepted until the JIT registers debug info. */
-  if (strcmp(tok, "-cl-no-subgroup-ifp") == 0 || strcmp(tok, "-g") == 0)
+   * anyway. */
+  if (strcmp(tok, "-cl-no-subgroup-ifp") == 0)
     return 1;
   if (strcmp(tok, "-cl-denorms-are-zero") == 0)
     return push(o, "-fdenormal-fp-math-f32=preserve-sign") ? 1 : -1;

@@ -126,8 +126,10 @@ static bool scan(Cutter &c) {
         return false;
       }
       StringRef name = callee->getName();
-      // printf (compiler/printf_lower.c) needs the group, not a cut.
-      if (name == "__skein_ctx___skein_printf")
+      // printf (compiler/printf_lower.c) and the bounds checks
+      // (bounds_check.cpp) need the group, not a cut.
+      if (name == "__skein_ctx___skein_printf" ||
+          name.starts_with("__skein_ctx___skein_bounds_"))
         continue;
       if (name.starts_with("__skein_ctx_")) {
         Sync s;
@@ -371,7 +373,10 @@ static bool rematerialisable(Value *v, unsigned depth = 0) {
     return false;
   if (auto *call = dyn_cast<CallInst>(i)) {
     Function *f = call->getCalledFunction();
-    if (!f || !f->getName().starts_with("__skein_get_"))
+    // The work-item queries and an argument's size in bounds-checked
+    // mode: pure functions of the group and their arguments.
+    if (!f || !(f->getName().starts_with("__skein_get_") ||
+                f->getName() == "__skein_ctx___skein_bounds_size"))
       return false;
     for (Value *a : call->args())
       if (!rematerialisable(a, depth + 1))

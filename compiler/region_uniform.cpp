@@ -16,6 +16,8 @@ namespace skein_region {
 // The work-item helpers whose result is the same for the whole group
 // (they ignore the local ids they are given).
 static bool uniform_helper(StringRef name) {
+  if (name == "__skein_ctx___skein_bounds_size")
+    return true;   // an argument's size (bounds-checked mode)
   return name.starts_with("__skein_get_") && !name.contains("local_id") &&
          !name.contains("global_id") && !name.contains("linear_id");
 }

@@ -28,6 +28,8 @@ typedef struct ndrange_cmd {
   bool may_use_fibers;         /* a barrier kernel (region or fiber mode) */
   unsigned num_mems;
   cl_mem *mems;                /* buffer arguments, retained until done */
+  uint64_t *arg_sizes;         /* bounds-checked kernels: launch.arg_sizes
+                                  and the report after them, else NULL */
   void **slots;                /* launch.args */
   unsigned char *data;         /* argument bytes, RT_LOCAL_ALIGN aligned */
 } ndrange_cmd;
@@ -64,16 +66,19 @@ static size_t arg_place(const cc_arg_info *ai, const rt_kernel_arg *a,
 static void ndrange_free(ndrange_cmd *c) {
   for (unsigned i = 0; i < c->num_mems; i++)
     rt_mem_release(c->mems[i]);
+  free(c->arg_sizes);
   if (c->kernel)
     rt_kernel_release(c->kernel);
   rt_payload_free(c->data);
   rt_payload_free(c);
 }
 
-/* Writes argument i's slot at p; buffers are recorded in c->mems. */
+/* Writes argument i's slot at p; buffers are recorded in c->mems, and
+ * for a bounds-checked kernel the object's size in *size. */
 static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
                          const rt_kernel_arg *a, unsigned char *p,
-                         uint64_t *local_at) {
+                         uint64_t *local_at, uint64_t *size) {
+  *size = 0;
   switch (ai->kind) {
   case CC_ARG_GLOBAL:
   case CC_ARG_CONSTANT:
@@ -84,12 +89,14 @@ static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
     if (a->mem) {
       rt_retain(a->mem);
       c->mems[c->num_mems++] = a->mem;
+      *size = a->mem->size;
     }
     break;
   }
   case CC_ARG_LOCAL:
     memcpy(p, local_at, sizeof *local_at);
     *local_at += align_up(a->size, RT_LOCAL_ALIGN);
+    *size = a->size;
     break;
   default:
     memcpy(p, a->value, a->size);
@@ -127,12 +134,22 @@ static cl_int snapshot_args_locked(ndrange_cmd *c, cl_kernel k) {
     return CL_OUT_OF_HOST_MEMORY;
   uint64_t local_at = align_up(k->info->static_local_mem_size,
                                RT_LOCAL_ALIGN);
+  /* Bounds-checked kernels: the objects' sizes, then a zeroed report. */
+  if (k->info->num_bounds_sites) {
+    size_t sizes = (n + 1) * sizeof(uint64_t);
+    c->arg_sizes = calloc(1, sizes + sizeof(skein_bounds_report));
+    if (!c->arg_sizes)
+      return CL_OUT_OF_HOST_MEMORY;
+    c->launch.arg_sizes = c->arg_sizes;
+    c->launch.bounds = (skein_bounds_report *)(c->arg_sizes + n + 1);
+  }
+  uint64_t unused;
   at = 0;
   for (unsigned i = 0; i < n; i++) {
     size_t off = arg_place(&k->info->args[i], &k->args[i], &at);
     c->slots[i] = c->data + off;
     snapshot_arg(c, &k->info->args[i], &k->args[i], c->data + off,
-                 &local_at);
+                 &local_at, c->arg_sizes ? &c->arg_sizes[i] : &unused);
   }
   c->job.local_mem_size = local_at;
   return CL_SUCCESS;
@@ -203,7 +220,10 @@ static cl_int ndrange_run(cl_event ev) {
   rt_printf_flush(c->launch.printf_buffer);
   c->launch.printf_buffer = NULL;
   /* CL_OUT_OF_RESOURCES: a failure to allocate resources on the device,
-   * here a work-item stack that overflowed. */
+   * here a work-item stack that overflowed, or (bounds-checked kernels)
+   * an access outside its object, skipped (as devices report faults). */
+  if (c->launch.bounds && rt_bounds_report(c->kernel, &c->launch))
+    return CL_OUT_OF_RESOURCES;
   return atomic_load(&c->failed) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
 }
 

@@ -56,4 +56,9 @@ size_t rt_kernel_local_mem(cl_kernel k);
 /* Drops a reference; on the last, frees k and releases its program. */
 void rt_kernel_release(cl_kernel k);
 
+/* After a launch of bounds-checked kernel k (runtime/bounds_report.c): if
+ * the launch noted an out-of-bounds access, prints which (kernel, access,
+ * object, work-item, source line) on stderr and returns true. */
+bool rt_bounds_report(cl_kernel k, const skein_launch *l);
+
 #endif

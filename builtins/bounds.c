@@ -1,0 +1,31 @@
+/* This file contains the run-time half of bounds-checked kernels
+ * (compiler/bounds_check.cpp inserts the checks): the size of a kernel
+ * argument's object, and the note of an access outside its object, which
+ * the check skips. The host reports a note when the launch completes
+ * (runtime/api_enqueue_kernel.c). */
+#include "abi.h"
+
+/* The byte size of argument arg's object; all ones when the launch has no
+ * sizes (defensive: every check then passes). */
+__attribute__((always_inline)) uint64_t
+__skein_ctx___skein_bounds_size(skein_group *g, uint32_t arg) {
+  const uint64_t *sizes = g->launch->arg_sizes;
+  return sizes ? sizes[arg] : ~0ull;
+}
+
+/* Notes that the work-item of linear local id lid made the access of check
+ * site at byte offset offset, outside its object. Inlined: three stores at
+ * consecutive work-items' entries, which the vectoriser turns into masked
+ * vector stores (a call would keep the work-item loop scalar). */
+__attribute__((always_inline)) void
+__skein_ctx___skein_bounds_note(skein_group *g, uint32_t site,
+                                uint64_t offset, uint64_t lid) {
+  skein_bounds_report *r = g->launch->bounds;
+  if (!r || lid >= SKEIN_BOUNDS_SLOTS)
+    return;
+  const uint64_t *n = g->launch->num_groups;
+  r->site[lid] = site + 1;
+  r->offset[lid] = offset;
+  r->group[lid] = (g->group_id[2] * n[1] + g->group_id[1]) * n[0] +
+                  g->group_id[0];
+}

@@ -1,0 +1,278 @@
+/* Tests bounds-checked kernels (-skein-bounds-check): in loop, region and
+ * fiber mode, an access outside its buffer, sub-buffer, __local argument
+ * or __local variable does not happen, the command fails with
+ * CL_OUT_OF_RESOURCES, a command waiting on it fails too, and stderr names
+ * the kernel, the access, the object, the work-item and (with -g) the
+ * line; in-bounds kernels give the same results as without checks. */
+#define _GNU_SOURCE
+#include "test_util.h"
+#include <unistd.h>
+
+static test_env env;
+
+static const char *source =
+    "kernel void copy_shift(global const int *in, global int *out,\n"
+    "                       int shift) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = in[i + shift] + 1;\n"
+    "}\n"
+    "kernel void store_far(global int *out, int stride) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i * stride] = (int)i;\n"
+    "}\n"
+    "kernel void local_reverse(global int *out, local int *tmp, int skew) {\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  tmp[l] = (int)get_global_id(0);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = tmp[n - 1 - l + skew];\n"
+    "}\n"
+    "kernel void scoped(global int *out, int skew) {\n"
+    "  local int buf[32];\n"
+    "  size_t l = get_local_id(0);\n"
+    "  buf[l] = (int)l * 3;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_id(0)] = buf[(l + skew) % 64];\n"
+    "}\n"
+    "kernel void loop_sum(global const int *in, global int *out, int n) {\n"
+    "  int s = 0;\n"
+    "  for (int k = 0; k < n; k++) s += in[k];\n"
+    "  out[get_global_id(0)] = s;\n"
+    "}\n";
+
+/* Builds source in mode (SKEIN_MODE value, NULL: default) with options. */
+static cl_program build(const char *mode, const char *options) {
+  if (mode)
+    setenv("SKEIN_MODE", mode, 1);
+  cl_program p = test_build(&env, source, options);
+  unsetenv("SKEIN_MODE");
+  return p;
+}
+
+static cl_mem buffer(size_t size, const void *init) {
+  cl_int err;
+  cl_mem b = clCreateBuffer(env.context,
+                            CL_MEM_READ_WRITE |
+                                (init ? CL_MEM_COPY_HOST_PTR : 0),
+                            size, (void *)init, &err);
+  REQUIRE_OK(err);
+  return b;
+}
+
+/* Runs kernel k over global/local, capturing what Skein prints on stderr
+ * into err_text; returns the command's execution status. */
+static cl_int run(cl_kernel k, size_t global, size_t local, char *err_text,
+                  size_t cap) {
+  fflush(stderr);
+  FILE *tmp = tmpfile();
+  int saved = dup(2);
+  dup2(fileno(tmp), 2);
+  cl_event ev;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global,
+                                    local ? &local : NULL, 0, NULL, &ev));
+  clWaitForEvents(1, &ev);
+  cl_int status;
+  REQUIRE_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof status, &status, NULL));
+  clReleaseEvent(ev);
+  fflush(stderr);
+  dup2(saved, 2);
+  close(saved);
+  size_t len = (size_t)ftell(tmp);
+  if (len >= cap)
+    len = cap - 1;
+  rewind(tmp);
+  len = fread(err_text, 1, len, tmp);
+  err_text[len] = 0;
+  fclose(tmp);
+  return status;
+}
+
+static void check_report(const char *what, const char *text,
+                         const char *needle) {
+  if (!strstr(text, needle))
+    fprintf(stderr, "%s: report lacks \"%s\":\n%s", what, needle, text);
+  CHECK(strstr(text, needle) != NULL);
+}
+
+/* copy_shift reading one element past its input: the load is skipped
+ * (0 + 1), the command fails, the report says where. Shift 0: right. */
+static void test_load(cl_program p, const char *mode) {
+  enum { N = 1000 };
+  int in[N], out[N];
+  for (int i = 0; i < N; i++)
+    in[i] = i * 7;
+  cl_mem bi = buffer(sizeof in, in), bo = buffer(sizeof out, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "copy_shift", &err);
+  REQUIRE_OK(err);
+  int shift = 0;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof shift, &shift));
+  char text[4096];
+  CHECK_EQ(run(k, N, 0, text, sizeof text), CL_COMPLETE);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < N; i++)
+    bad += out[i] != i * 7 + 1;
+  CHECK_EQ(bad, 0);
+  CHECK(strstr(text, "out-of-bounds") == NULL);
+
+  shift = 1;
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof shift, &shift));
+  CHECK_EQ(run(k, N, 0, text, sizeof text), CL_OUT_OF_RESOURCES);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  bad = 0;
+  for (int i = 0; i < N - 1; i++)
+    bad += out[i] != (i + 1) * 7 + 1;
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(out[N - 1], 1);   /* the skipped load read 0 */
+  check_report(mode, text, "kernel copy_shift: out-of-bounds load of 4 "
+                           "bytes at offset 4000 of argument 0 (4000 bytes)");
+  check_report(mode, text, "line 4");
+  clReleaseKernel(k);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+}
+
+/* store_far into a sub-buffer: the stores past its end never reach the
+ * parent's bytes after it, and a command waiting on the failed one fails
+ * without running. */
+static void test_store(cl_program p, const char *mode) {
+  enum { PARENT = 4096, SUB = 1024 };
+  int fill[PARENT / 4];
+  for (int i = 0; i < PARENT / 4; i++)
+    fill[i] = -5;
+  cl_mem parent = buffer(PARENT, fill);
+  cl_buffer_region region = {0, SUB};
+  cl_int err;
+  cl_mem sub = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION,
+                                 &region, &err);
+  REQUIRE_OK(err);
+  cl_kernel k = clCreateKernel(p, "store_far", &err);
+  REQUIRE_OK(err);
+  int stride = 2;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof sub, &sub));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof stride, &stride));
+  char text[4096];
+  CHECK_EQ(run(k, SUB / 4, 0, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "out-of-bounds store of 4 bytes");
+  int back[PARENT / 4];
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, parent, CL_TRUE, 0, PARENT, back,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < PARENT / 4; i++) {
+    int want = i < SUB / 4 && i % 2 == 0 ? i / 2 : -5;
+    bad += back[i] != want;
+  }
+  CHECK_EQ(bad, 0);
+
+  /* A marker after the failed command fails as the spec says. */
+  cl_event ev, after;
+  size_t global = SUB / 4;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, &ev));
+  REQUIRE_OK(clEnqueueMarkerWithWaitList(env.queue, 1, &ev, &after));
+  clWaitForEvents(1, &after);
+  cl_int status;
+  REQUIRE_OK(clGetEventInfo(after, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof status, &status, NULL));
+  CHECK(status < 0);
+  clReleaseEvent(ev);
+  clReleaseEvent(after);
+  clReleaseKernel(k);
+  clReleaseMemObject(sub);
+  clReleaseMemObject(parent);
+}
+
+/* __local argument and __local variable out of range (barrier kernels:
+ * region or fiber mode). */
+static void test_local(cl_program p, const char *mode) {
+  enum { N = 256, LS = 64 };
+  cl_mem bo = buffer(N * sizeof(int), NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "local_reverse", &err);
+  REQUIRE_OK(err);
+  int skew = 0;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, LS * sizeof(int), NULL));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof skew, &skew));
+  char text[4096];
+  CHECK_EQ(run(k, N, LS, text, sizeof text), CL_COMPLETE);
+  int out[N];
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < N; i++)
+    bad += out[i] != i / LS * LS + (LS - 1 - i % LS);
+  CHECK_EQ(bad, 0);
+  skew = 1;
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof skew, &skew));
+  CHECK_EQ(run(k, N, LS, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "offset 256 of argument 1 (256 bytes)");
+  clReleaseKernel(k);
+
+  k = clCreateKernel(p, "scoped", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof skew, &skew));
+  CHECK_EQ(run(k, 64, 32, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "of variable scoped.buf (128 bytes)");
+  clReleaseKernel(k);
+  clReleaseMemObject(bo);
+}
+
+/* A kernel loop over a uniform trip count (region mode cuts it): right
+ * in bounds, caught past the end. */
+static void test_loop(cl_program p, const char *mode) {
+  int in[64], out[128];
+  for (int i = 0; i < 64; i++)
+    in[i] = i;
+  cl_mem bi = buffer(sizeof in, in), bo = buffer(sizeof out, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "loop_sum", &err);
+  REQUIRE_OK(err);
+  int n = 64;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  char text[4096];
+  CHECK_EQ(run(k, 128, 64, text, sizeof text), CL_COMPLETE);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < 128; i++)
+    bad += out[i] != 64 * 63 / 2;
+  CHECK_EQ(bad, 0);
+  n = 65;
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  CHECK_EQ(run(k, 128, 64, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "offset 256 of argument 0 (256 bytes)");
+  clReleaseKernel(k);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+}
+
+int main(void) {
+  test_setup(&env);
+  static const char *const modes[] = {NULL, "fiber", "loop"};
+  for (size_t m = 0; m < 3; m++) {
+    const char *name = modes[m] ? modes[m] : "default";
+    cl_program p = build(modes[m], "-g -skein-bounds-check");
+    test_load(p, name);
+    test_store(p, name);
+    test_local(p, name);
+    test_loop(p, name);
+    clReleaseProgram(p);
+  }
+  /* The environment variable turns it on for every build. */
+  setenv("SKEIN_BOUNDS_CHECK", "1", 1);
+  cl_program p = build(NULL, "-g");
+  unsetenv("SKEIN_BOUNDS_CHECK");
+  test_load(p, "SKEIN_BOUNDS_CHECK=1");
+  clReleaseProgram(p);
+  test_teardown(&env);
+  return test_finish("bounds-check");
+}
