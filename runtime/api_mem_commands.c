@@ -96,9 +96,11 @@ static cl_int check_queue_mem(cl_command_queue q, cl_mem m) {
 }
 
 /* CL_INVALID_VALUE if the region being read or written specified by
- * (offset, size) is out of bounds or if size is 0. */
+ * (offset, size) is out of bounds. A size of 0 is no error since OpenCL
+ * 2.1 (the 1.2 and 2.0 lists had "or if size is 0"; 3.0 has not, for
+ * read, write, copy and fill): such a command copies nothing. */
 static bool range_ok(cl_mem m, size_t offset, size_t size) {
-  return size && offset <= m->size && size <= m->size - offset;
+  return offset <= m->size && size <= m->size - offset;
 }
 
 /* CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which
@@ -232,26 +234,49 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue q, cl_mem buffer,
                 wait_list, event);
 }
 
+/* z * slice + y * row + x in *out; false if it does not fit in size_t.
+ * Origins and pitches come from the application: a sum that wrapped
+ * would pass the bounds check and address memory outside the buffer
+ * (origin[1] = 1, row_pitch = 2^63 read far past it; the read crashed). */
+static bool rect_byte(size_t x, size_t y, size_t z, size_t row, size_t slice,
+                      size_t *out) {
+  size_t zs, yr;
+  return !__builtin_mul_overflow(z, slice, &zs) &&
+         !__builtin_mul_overflow(y, row, &yr) &&
+         !__builtin_add_overflow(zs, yr, out) &&
+         !__builtin_add_overflow(*out, x, out);
+}
+
 /* Fills in pitches the caller gave as 0 and checks them and the region
- * against a buffer of size bytes (size 0: host memory, unbounded).
- * Returns the byte offset of origin, or SIZE_MAX when invalid. */
-static size_t rect_offset(const size_t origin[3], const size_t region[3],
-                          size_t *row, size_t *slice, size_t size) {
+ * (no element 0) against a buffer of size bytes (size 0: host memory,
+ * unbounded). Stores the byte offset of origin in *start; false when
+ * invalid. */
+static bool rect_offset(const size_t origin[3], const size_t region[3],
+                        size_t *row, size_t *slice, size_t size,
+                        size_t *start) {
   if (*row == 0)
     *row = region[0];
+  size_t min_slice;
+  if (__builtin_mul_overflow(region[1], *row, &min_slice))
+    return false;
   if (*slice == 0)
-    *slice = region[1] * *row;
+    *slice = min_slice;
   /* CL_INVALID_VALUE if row_pitch is not 0 and is less than region[0];
-   * if slice_pitch is not 0 and is less than region[1] * row_pitch and
-   * not a multiple of row_pitch. */
-  if (*row < region[0] || *slice < region[1] * *row || *slice % *row)
-    return SIZE_MAX;
-  size_t start = origin[2] * *slice + origin[1] * *row + origin[0];
-  size_t end = (origin[2] + region[2] - 1) * *slice +
-               (origin[1] + region[1] - 1) * *row + origin[0] + region[0];
+   * if slice_pitch is not 0 and is less than region[1] * row_pitch; if
+   * slice_pitch is not 0 and is not a multiple of row_pitch. */
+  if (*row < region[0] || *slice < min_slice || *slice % *row)
+    return false;
+  /* CL_INVALID_VALUE if the region is out of bounds: one past its last
+   * byte, (origin + region - 1) in y and z, origin + region in x. */
+  size_t last_x, last_y, last_z, end;
+  if (__builtin_add_overflow(origin[0], region[0], &last_x) ||
+      __builtin_add_overflow(origin[1], region[1] - 1, &last_y) ||
+      __builtin_add_overflow(origin[2], region[2] - 1, &last_z) ||
+      !rect_byte(last_x, last_y, last_z, *row, *slice, &end))
+    return false;
   if (size && end > size)
-    return SIZE_MAX;
-  return start;
+    return false;
+  return rect_byte(origin[0], origin[1], origin[2], *row, *slice, start);
 }
 
 static bool region_ok(const size_t *region) {
@@ -270,10 +295,12 @@ static cl_int buffer_rect_io(cl_command_queue q, cl_mem buffer, bool read,
   RT_RETURN_IF(err != CL_SUCCESS, err);
   RT_RETURN_IF(!ptr || !buffer_origin || !host_origin || !region_ok(region),
                CL_INVALID_VALUE);
-  size_t boff = rect_offset(buffer_origin, region, &buffer_row, &buffer_slice,
-                            buffer->size);
-  size_t hoff = rect_offset(host_origin, region, &host_row, &host_slice, 0);
-  RT_RETURN_IF(boff == SIZE_MAX || hoff == SIZE_MAX, CL_INVALID_VALUE);
+  size_t boff, hoff;
+  RT_RETURN_IF(!rect_offset(buffer_origin, region, &buffer_row,
+                            &buffer_slice, buffer->size, &boff) ||
+                   !rect_offset(host_origin, region, &host_row, &host_slice,
+                                0, &hoff),
+               CL_INVALID_VALUE);
   RT_RETURN_IF(read ? !host_may_read(buffer) : !host_may_write(buffer),
                CL_INVALID_OPERATION);
   mem_cmd *c = rt_payload_alloc(sizeof *c);
@@ -352,6 +379,63 @@ static bool rects_overlap(size_t a, size_t b, const size_t region[3],
   return false;
 }
 
+/* A rectangle in a buffer: its first byte and pitches. */
+typedef struct rect_shape {
+  size_t start, row, slice;
+} rect_shape;
+
+/* True if the row of width w at byte s shares a byte with rectangle b of
+ * the given region. b's slices occupy disjoint, ascending byte ranges
+ * (slice >= region[1] * row >= (region[1] - 1) * row + w), so at most two
+ * slices can meet the row; within a slice, the rows that do form an
+ * interval, found as in rects_overlap. */
+static bool row_meets_rect(long long s, long long w, const rect_shape *b,
+                           const size_t region[3]) {
+  long long row = (long long)b->row, slice = (long long)b->slice;
+  long long extent = ((long long)region[1] - 1) * row + w;
+  long long d = s - (long long)b->start;
+  long long zlo = div_ceil(d - extent + 1, slice);
+  long long zhi = div_floor(d + w - 1, slice);
+  if (zlo < 0)
+    zlo = 0;
+  if (zhi > (long long)region[2] - 1)
+    zhi = (long long)region[2] - 1;
+  for (long long z = zlo; z <= zhi; z++) {
+    long long base = d - z * slice; /* s relative to slice z's first row */
+    long long lo = div_floor(base - w, row) + 1;
+    long long hi = div_ceil(base + w, row) - 1;
+    if (lo < 0)
+      lo = 0;
+    if (hi > (long long)region[1] - 1)
+      hi = (long long)region[1] - 1;
+    if (lo <= hi)
+      return true;
+  }
+  return false;
+}
+
+/* True if two rectangles of the same region in one buffer share a byte.
+ * Equal pitches: rects_overlap, O(depth). Different pitches (different
+ * sub-buffers of one buffer): every row of a against b, O(rows), after a
+ * check of the byte ranges they span, which settles the common case. */
+static bool rect_shapes_overlap(const rect_shape *a, const rect_shape *b,
+                                const size_t region[3]) {
+  if (a->row == b->row && a->slice == b->slice)
+    return rects_overlap(a->start, b->start, region, a->row, a->slice);
+  size_t a_end = a->start + (region[2] - 1) * a->slice +
+                 (region[1] - 1) * a->row + region[0];
+  size_t b_end = b->start + (region[2] - 1) * b->slice +
+                 (region[1] - 1) * b->row + region[0];
+  if (a_end <= b->start || b_end <= a->start)
+    return false;
+  for (size_t z = 0; z < region[2]; z++)
+    for (size_t y = 0; y < region[1]; y++)
+      if (row_meets_rect((long long)(a->start + z * a->slice + y * a->row),
+                         (long long)region[0], b, region))
+        return true;
+  return false;
+}
+
 cl_int CL_API_CALL clEnqueueCopyBufferRect(
     cl_command_queue q, cl_mem src, cl_mem dst, const size_t *src_origin,
     const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
@@ -363,22 +447,28 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(
   RT_RETURN_IF(err != CL_SUCCESS, err);
   RT_RETURN_IF(!src_origin || !dst_origin || !region_ok(region),
                CL_INVALID_VALUE);
-  size_t soff = rect_offset(src_origin, region, &src_row_pitch,
-                            &src_slice_pitch, src->size);
-  size_t doff = rect_offset(dst_origin, region, &dst_row_pitch,
-                            &dst_slice_pitch, dst->size);
-  RT_RETURN_IF(soff == SIZE_MAX || doff == SIZE_MAX, CL_INVALID_VALUE);
-  if (src == dst) {
-    /* CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
-     * object and src_slice_pitch is not equal to dst_slice_pitch and
-     * src_row_pitch is not equal to dst_row_pitch. */
-    RT_RETURN_IF(src_slice_pitch != dst_slice_pitch ||
-                     src_row_pitch != dst_row_pitch,
-                 CL_INVALID_VALUE);
-    /* CL_MEM_COPY_OVERLAP if the source and destination regions
-     * overlap (exactly: interleaved rows that share no byte do not). */
-    RT_RETURN_IF(rects_overlap(soff, doff, region, src_row_pitch,
-                               src_slice_pitch),
+  size_t soff, doff;
+  RT_RETURN_IF(!rect_offset(src_origin, region, &src_row_pitch,
+                            &src_slice_pitch, src->size, &soff) ||
+                   !rect_offset(dst_origin, region, &dst_row_pitch,
+                                &dst_slice_pitch, dst->size, &doff),
+               CL_INVALID_VALUE);
+  /* CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer
+   * object and src_row_pitch is not equal to dst_row_pitch, or
+   * src_slice_pitch is not equal to dst_slice_pitch. */
+  RT_RETURN_IF(src == dst && (src_slice_pitch != dst_slice_pitch ||
+                              src_row_pitch != dst_row_pitch),
+               CL_INVALID_VALUE);
+  /* CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer
+   * or sub-buffer object and the source and destination regions overlap,
+   * or if they are different sub-buffers of the same buffer and the
+   * regions overlap (exactly: interleaved rows that share no byte do
+   * not). Offsets are taken in the root buffer. */
+  size_t sabs = soff, dabs = doff;
+  if (root_of(src, &sabs) == root_of(dst, &dabs)) {
+    const rect_shape s_shape = {sabs, src_row_pitch, src_slice_pitch};
+    const rect_shape d_shape = {dabs, dst_row_pitch, dst_slice_pitch};
+    RT_RETURN_IF(rect_shapes_overlap(&s_shape, &d_shape, region),
                  CL_MEM_COPY_OVERLAP);
   }
   mem_cmd *c = rt_payload_alloc(sizeof *c);
@@ -407,7 +497,8 @@ void *CL_API_CALL clEnqueueMapBuffer(cl_command_queue q, cl_mem buffer,
    * not valid. */
   const cl_map_flags known =
       CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-  RT_FAIL_IF(!range_ok(buffer, offset, size) || (flags & ~known) ||
+  RT_FAIL_IF(!range_ok(buffer, offset, size) || size == 0 ||
+                 (flags & ~known) ||
                  ((flags & CL_MAP_WRITE_INVALIDATE_REGION) &&
                   (flags & (CL_MAP_READ | CL_MAP_WRITE))),
              CL_INVALID_VALUE, errcode_ret);
@@ -456,8 +547,11 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj,
   RT_RETURN_IF(q->context != memobj->context, CL_INVALID_CONTEXT);
   cl_int err = rt_check_wait_list(q->context, num_events, wait_list);
   RT_RETURN_IF(err != CL_SUCCESS, err);
-  /* CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
-   * clEnqueueMapBuffer or clEnqueueMapImage for memobj. */
+  /* The payload comes first, and the mapping goes back on the list if
+   * the command cannot be created: a failed call must leave the mapping
+   * for the application to unmap later. */
+  mem_cmd *c = rt_payload_alloc(sizeof *c);
+  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
   pthread_mutex_lock(&memobj->lock);
   rt_mapping **link = &memobj->mappings;
   while (*link && (*link)->ptr != mapped_ptr)
@@ -466,13 +560,24 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue q, cl_mem memobj,
   if (found)
     *link = found->next;
   pthread_mutex_unlock(&memobj->lock);
-  RT_RETURN_IF(!found, CL_INVALID_VALUE);
-  free(found);
-  mem_cmd *c = rt_payload_alloc(sizeof *c);
-  RT_RETURN_IF(!c, CL_OUT_OF_HOST_MEMORY);
+  /* CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by
+   * clEnqueueMapBuffer or clEnqueueMapImage for memobj. */
+  if (!found) {
+    rt_payload_free(c);
+    RT_FAIL(CL_INVALID_VALUE);
+  }
   c->unmap_mem = memobj;
-  return submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, run_unmap, c, false,
-                num_events, wait_list, event);
+  err = submit(q, CL_COMMAND_UNMAP_MEM_OBJECT, run_unmap, c, false,
+               num_events, wait_list, event);
+  if (err != CL_SUCCESS) {
+    pthread_mutex_lock(&memobj->lock);
+    found->next = memobj->mappings;
+    memobj->mappings = found;
+    pthread_mutex_unlock(&memobj->lock);
+    return err;
+  }
+  free(found);
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clEnqueueMigrateMemObjects(

@@ -253,9 +253,10 @@ static void test_transfers(test_env *env) {
   CHECK_EQ(clEnqueueReadBuffer(env->queue, a, CL_TRUE, N - 10, 11, out, 0,
                                NULL, NULL),
            CL_INVALID_VALUE);
+  /* Size 0 is no error since OpenCL 2.1 (1.2 and 2.0 listed it). */
   CHECK_EQ(clEnqueueReadBuffer(env->queue, a, CL_TRUE, 0, 0, out, 0, NULL,
                                NULL),
-           CL_INVALID_VALUE);
+           CL_SUCCESS);
   CHECK_EQ(clEnqueueReadBuffer(env->queue, a, CL_TRUE, 0, 4, NULL, 0, NULL,
                                NULL),
            CL_INVALID_VALUE);
