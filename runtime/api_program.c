@@ -154,6 +154,11 @@ cl_int CL_API_CALL clBuildProgram(cl_program program, cl_uint num_devices,
     return err;
   /* CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL. */
   RT_RETURN_IF(!pfn_notify && user_data, CL_INVALID_VALUE);
+  /* CL_INVALID_OPERATION if program was not created with
+   * clCreateProgramWithSource, clCreateProgramWithIL or
+   * clCreateProgramWithBinary (clLinkProgram's programs have neither
+   * source nor a binary to build from). */
+  RT_RETURN_IF(program->from_link, CL_INVALID_OPERATION);
   /* CL_INVALID_OPERATION if the build of a program executable for any of
    * the devices listed in device_list by a previous call to clBuildProgram
    * for program has not completed, or if there are kernel objects attached
@@ -242,6 +247,12 @@ static cl_int program_info_locked(cl_program p, cl_program_info param_name,
   case CL_PROGRAM_KERNEL_NAMES:
     RT_RETURN_IF(!built, CL_INVALID_PROGRAM_EXECUTABLE);
     RT_INFO_STRING(p->kernel_names ? p->kernel_names : "");
+  /* CL_INVALID_PROGRAM_EXECUTABLE likewise for
+   * CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT and _DTORS_PRESENT. */
+  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
+  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
+    RT_RETURN_IF(!built, CL_INVALID_PROGRAM_EXECUTABLE);
+    RT_INFO_VALUE(cl_bool, CL_FALSE);
   default:
     /* CL_INVALID_VALUE if param_name is not valid. */
     RT_FAIL(CL_INVALID_VALUE);
@@ -270,9 +281,6 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program,
     /* Not made from IL: param_value is left unchanged, size 0. */
     return rt_info(param_value_size, param_value, param_value_size_ret, NULL,
                    0);
-  case CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT:
-  case CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT:
-    RT_INFO_VALUE(cl_bool, CL_FALSE);
   default:
     break;
   }
@@ -362,8 +370,8 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
   RT_FAIL(CL_INVALID_OPERATION);
 }
 
-/* The input-header checks of clCompileProgram. */
-static cl_int check_headers(cl_uint num_input_headers,
+/* The input-header checks of clCompileProgram for program p. */
+static cl_int check_headers(cl_program p, cl_uint num_input_headers,
                             const cl_program *input_headers,
                             const char **header_include_names) {
   /* CL_INVALID_VALUE if num_input_headers is zero and
@@ -382,6 +390,9 @@ static cl_int check_headers(cl_uint num_input_headers,
     RT_RETURN_IF(!rt_is(input_headers[i], RT_PROGRAM) ||
                      !input_headers[i]->source,
                  CL_INVALID_PROGRAM);
+    /* CL_INVALID_CONTEXT if the context associated with program and
+     * programs in input_headers are not the same. */
+    RT_RETURN_IF(input_headers[i]->context != p->context, CL_INVALID_CONTEXT);
     RT_RETURN_IF(!header_include_names[i], CL_INVALID_VALUE);
   }
   return CL_SUCCESS;
@@ -397,7 +408,8 @@ cl_int CL_API_CALL clCompileProgram(
   cl_int err = check_devices(program->context, num_devices, device_list);
   if (err != CL_SUCCESS)
     return err;
-  err = check_headers(num_input_headers, input_headers, header_include_names);
+  err = check_headers(program, num_input_headers, input_headers,
+                      header_include_names);
   if (err != CL_SUCCESS)
     return err;
   /* CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL. */
@@ -437,9 +449,14 @@ cl_program CL_API_CALL clLinkProgram(
              errcode_ret);
   /* CL_INVALID_PROGRAM if programs specified in input_programs are not
    * valid program objects. */
-  for (cl_uint i = 0; i < num_input_programs; i++)
+  for (cl_uint i = 0; i < num_input_programs; i++) {
     RT_FAIL_IF(!rt_is(input_programs[i], RT_PROGRAM), CL_INVALID_PROGRAM,
                errcode_ret);
+    /* CL_INVALID_CONTEXT if the context associated with programs in
+     * input_programs is not the same as context. */
+    RT_FAIL_IF(input_programs[i]->context != context, CL_INVALID_CONTEXT,
+               errcode_ret);
+  }
   /* CL_INVALID_VALUE if pfn_notify is NULL but user_data is not NULL. */
   RT_FAIL_IF(!pfn_notify && user_data, CL_INVALID_VALUE, errcode_ret);
   /* CL_INVALID_LINKER_OPTIONS if the linker options specified by options

@@ -372,6 +372,7 @@ static cl_program link_units(cl_context ctx, const char *options, cl_uint n,
     free(log);
     return NULL;
   }
+  p->from_link = true; /* clBuildProgram refuses it */
   char *names = NULL;
   *err = st == CC_OK ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
   if (st == CC_OK && cc_program_kind(cc) != CC_KIND_EXECUTABLE) {

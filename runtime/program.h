@@ -35,6 +35,7 @@ struct _cl_program {
   bool uniform_work_groups;      /* required: a non-uniform launch fails */
   bool uniform_chosen;           /* NULL local sizes divide the global size */
   bool kernel_arg_info;          /* built from source with -cl-kernel-arg-info */
+  bool from_link;                /* made by clLinkProgram (set at creation) */
 };
 
 /* Creates a program of ctx holding a copy of the source (not NUL-
