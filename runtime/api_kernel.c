@@ -181,6 +181,10 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
   cl_int err = check_arg(ai, arg_size, arg_value, &mem);
   if (err != CL_SUCCESS)
     return err;
+  /* CL_INVALID_CONTEXT if the context associated with kernel and an
+   * OpenCL object pointed to by arg_value are not the same. */
+  RT_RETURN_IF(mem && mem->context != kernel->program->context,
+               CL_INVALID_CONTEXT);
   return rt_kernel_set_arg(kernel, arg_index, arg_size, arg_value, mem);
 }
 
