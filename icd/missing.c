@@ -93,6 +93,18 @@ WEAK cl_int CL_API_CALL clGetSupportedImageFormats(
       CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
       CL_MEM_HOST_NO_ACCESS;
   RT_RETURN_IF(flags & ~valid_flags, CL_INVALID_VALUE);
+  /* The Memory Flags table makes the access flags, the host-access flags,
+   * and USE_HOST_PTR with ALLOC or COPY_HOST_PTR mutually exclusive. */
+  const cl_mem_flags access =
+      flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY);
+  const cl_mem_flags host = flags & (CL_MEM_HOST_WRITE_ONLY |
+                                     CL_MEM_HOST_READ_ONLY |
+                                     CL_MEM_HOST_NO_ACCESS);
+  RT_RETURN_IF((access & (access - 1)) || (host & (host - 1)),
+               CL_INVALID_VALUE);
+  RT_RETURN_IF((flags & CL_MEM_USE_HOST_PTR) &&
+                   (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
+               CL_INVALID_VALUE);
   RT_RETURN_IF(image_type != CL_MEM_OBJECT_IMAGE1D &&
                    image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER &&
                    image_type != CL_MEM_OBJECT_IMAGE2D &&
