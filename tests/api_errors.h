@@ -22,9 +22,9 @@
 #define SENTINEL_PTR ((void *)(uintptr_t)0xa5a5a5a5a5a5a5a5ull)
 
 typedef struct fixture {
-  test_env env;                /* context, in-order profiling queue */
+  test_env env;                 /* context, in-order profiling queue */
   cl_command_queue plain_queue; /* no profiling */
-  cl_context other_ctx;        /* objects of the wrong context */
+  cl_context other_ctx;         /* objects of the wrong context */
   cl_command_queue other_queue;
   cl_mem other_buf;
   cl_event other_ev;           /* a completed user event of other_ctx */
@@ -32,31 +32,31 @@ typedef struct fixture {
   cl_mem sub_a, sub_b;         /* sub-buffers of buf: [128, 384), [256, 512) */
   cl_mem kernel_ro, kernel_wo; /* CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY */
   cl_mem host_ro, host_wo, host_none; /* CL_MEM_HOST_* */
-  cl_program built;            /* built: kernels "args", "reqd4", "plain" */
-  cl_program unbuilt;          /* created from source, never built */
-  cl_program build_failed;     /* a build that failed */
-  cl_program compiled;         /* clCompileProgram's object */
-  cl_program linked;           /* made by clLinkProgram */
-  cl_program uniform;          /* -cl-std=CL3.0 -cl-uniform-work-group-size */
-  cl_program arg_info;         /* -cl-kernel-arg-info */
-  cl_program other_header;     /* a header program of other_ctx */
-  cl_program other_compiled;   /* a compiled object of other_ctx */
-  cl_kernel k_args;            /* args(global int *, local int *, int), set */
-  cl_kernel k_unset;           /* args(...), no argument set */
-  cl_kernel k_reqd;            /* reqd_work_group_size(4, 1, 1), set */
-  cl_kernel k_uniform;         /* of program uniform, set */
-  cl_kernel k_info;            /* of program arg_info */
-  cl_event user_ev;            /* a user event, never set until teardown */
-  cl_event done_ev;            /* a completed marker of env.queue */
-  cl_event failed_ev;          /* a user event set to -1 */
-  unsigned char *binary;       /* the built program's binary */
+  cl_program built;          /* built: kernels "args", "reqd4", "plain" */
+  cl_program unbuilt;        /* created from source, never built */
+  cl_program build_failed;   /* a build that failed */
+  cl_program compiled;       /* clCompileProgram's object */
+  cl_program linked;         /* made by clLinkProgram */
+  cl_program uniform;        /* -cl-std=CL3.0 -cl-uniform-work-group-size */
+  cl_program arg_info;       /* -cl-kernel-arg-info */
+  cl_program other_header;   /* a header program of other_ctx */
+  cl_program other_compiled; /* a compiled object of other_ctx */
+  cl_kernel k_args;          /* args(global int *, local int *, int), set */
+  cl_kernel k_unset;         /* args(...), no argument set */
+  cl_kernel k_reqd;          /* reqd_work_group_size(4, 1, 1), set */
+  cl_kernel k_uniform;       /* of program uniform, set */
+  cl_kernel k_info;          /* of program arg_info */
+  cl_event user_ev;          /* a user event, never set until teardown */
+  cl_event done_ev;          /* a completed marker of env.queue */
+  cl_event failed_ev;        /* a user event set to -1 */
+  unsigned char *binary;     /* the built program's binary */
   size_t binary_size;
   /* The outputs the rows pass, reset before each row. */
   unsigned char out[256];
   size_t size_ret;
   cl_uint num_ret;
   cl_event ev_out;
-  void *ret;                   /* what a create call returned */
+  void *ret; /* what a create call returned */
 } fixture;
 
 #define BUF_SIZE 1024
@@ -67,8 +67,8 @@ typedef struct fixture {
 
 /* One condition of the specification for one entry point. */
 typedef struct error_row {
-  const char *entry;         /* the entry point */
-  const char *condition;     /* the spec's condition, abridged */
+  const char *entry;          /* the entry point */
+  const char *condition;      /* the spec's condition, abridged */
   cl_int (*call)(fixture *f); /* performs the call, returns its code */
   cl_int expected;
   /* A second code the specification also allows here (two of its
@@ -80,11 +80,11 @@ typedef struct error_row {
   int creates;
 } error_row;
 
-#define ROW(entry, condition, call, expected)                              \
+#define ROW(entry, condition, call, expected)                                  \
   { entry, condition, call, expected, 1, 0 }
-#define ROW2(entry, condition, call, expected, also)                       \
+#define ROW2(entry, condition, call, expected, also)                           \
   { entry, condition, call, expected, also, 0 }
-#define ROW_CREATES(entry, condition, call, expected)                      \
+#define ROW_CREATES(entry, condition, call, expected)                          \
   { entry, condition, call, expected, 1, 1 }
 
 extern const error_row object_rows[];

@@ -22,12 +22,12 @@ static cl_int write_buf(fixture *f, cl_command_queue q, cl_mem m,
                               &f->ev_out);
 }
 static cl_int read_wrong_queue(fixture *f) {
-  return read_buf(f, WRONG(cl_command_queue, f), f->buf, CL_TRUE, 0, 16,
-                  f->out, 0, NULL);
+  return read_buf(f, WRONG(cl_command_queue, f), f->buf, CL_TRUE, 0, 16, f->out,
+                  0, NULL);
 }
 static cl_int read_wrong_mem(fixture *f) {
-  return read_buf(f, f->env.queue, WRONG(cl_mem, f), CL_TRUE, 0, 16, f->out,
-                  0, NULL);
+  return read_buf(f, f->env.queue, WRONG(cl_mem, f), CL_TRUE, 0, 16, f->out, 0,
+                  NULL);
 }
 static cl_int read_null_mem(fixture *f) {
   return read_buf(f, f->env.queue, NULL, CL_TRUE, 0, 16, f->out, 0, NULL);
@@ -37,28 +37,26 @@ static cl_int read_other_context(fixture *f) {
                   NULL);
 }
 static cl_int read_past_end(fixture *f) {
-  return read_buf(f, f->env.queue, f->buf, CL_TRUE, BUF_SIZE - 8, 16, f->out,
-                  0, NULL);
+  return read_buf(f, f->env.queue, f->buf, CL_TRUE, BUF_SIZE - 8, 16, f->out, 0,
+                  NULL);
 }
 static cl_int read_offset_past_end(fixture *f) {
-  return read_buf(f, f->env.queue, f->buf, CL_TRUE, BUF_SIZE + 1, 0, f->out,
-                  0, NULL);
+  return read_buf(f, f->env.queue, f->buf, CL_TRUE, BUF_SIZE + 1, 0, f->out, 0,
+                  NULL);
 }
 static cl_int read_size_wraps(fixture *f) {
-  return read_buf(f, f->env.queue, f->buf, CL_TRUE, 16, SIZE_MAX - 8, f->out,
-                  0, NULL);
+  return read_buf(f, f->env.queue, f->buf, CL_TRUE, 16, SIZE_MAX - 8, f->out, 0,
+                  NULL);
 }
 static cl_int read_sub_past_end(fixture *f) {
   /* sub_a is 256 bytes into a larger parent: its own size bounds it. */
-  return read_buf(f, f->env.queue, f->sub_a, CL_TRUE, 200, 64, f->out, 0,
-                  NULL);
+  return read_buf(f, f->env.queue, f->sub_a, CL_TRUE, 200, 64, f->out, 0, NULL);
 }
 static cl_int read_null_ptr(fixture *f) {
   return read_buf(f, f->env.queue, f->buf, CL_TRUE, 0, 16, NULL, 0, NULL);
 }
 static cl_int read_host_write_only(fixture *f) {
-  return read_buf(f, f->env.queue, f->host_wo, CL_TRUE, 0, 16, f->out, 0,
-                  NULL);
+  return read_buf(f, f->env.queue, f->host_wo, CL_TRUE, 0, 16, f->out, 0, NULL);
 }
 static cl_int read_host_no_access(fixture *f) {
   return read_buf(f, f->env.queue, f->host_none, CL_TRUE, 0, 16, f->out, 0,
@@ -116,16 +114,16 @@ static rect valid_rect(void) {
   return r;
 }
 static cl_int read_rect(fixture *f, cl_mem m, const rect *r, void *p) {
-  return clEnqueueReadBufferRect(
-      f->env.queue, m, CL_TRUE, r->buffer_origin, r->host_origin, r->region,
-      r->buffer_row, r->buffer_slice, r->host_row, r->host_slice, p, 0, NULL,
-      &f->ev_out);
+  return clEnqueueReadBufferRect(f->env.queue, m, CL_TRUE, r->buffer_origin,
+                                 r->host_origin, r->region, r->buffer_row,
+                                 r->buffer_slice, r->host_row, r->host_slice, p,
+                                 0, NULL, &f->ev_out);
 }
 static cl_int write_rect(fixture *f, cl_mem m, const rect *r, const void *p) {
-  return clEnqueueWriteBufferRect(
-      f->env.queue, m, CL_TRUE, r->buffer_origin, r->host_origin, r->region,
-      r->buffer_row, r->buffer_slice, r->host_row, r->host_slice, p, 0, NULL,
-      &f->ev_out);
+  return clEnqueueWriteBufferRect(f->env.queue, m, CL_TRUE, r->buffer_origin,
+                                  r->host_origin, r->region, r->buffer_row,
+                                  r->buffer_slice, r->host_row, r->host_slice,
+                                  p, 0, NULL, &f->ev_out);
 }
 static cl_int read_rect_valid(fixture *f) {
   rect r = valid_rect();
@@ -133,24 +131,21 @@ static cl_int read_rect_valid(fixture *f) {
 }
 static cl_int read_rect_null_origin(fixture *f) {
   rect r = valid_rect();
-  return clEnqueueReadBufferRect(f->env.queue, f->buf, CL_TRUE, NULL,
-                                 r.host_origin, r.region, r.buffer_row,
-                                 r.buffer_slice, 0, 0, f->out, 0, NULL,
-                                 &f->ev_out);
+  return clEnqueueReadBufferRect(
+      f->env.queue, f->buf, CL_TRUE, NULL, r.host_origin, r.region,
+      r.buffer_row, r.buffer_slice, 0, 0, f->out, 0, NULL, &f->ev_out);
 }
 static cl_int read_rect_null_host_origin(fixture *f) {
   rect r = valid_rect();
-  return clEnqueueReadBufferRect(f->env.queue, f->buf, CL_TRUE,
-                                 r.buffer_origin, NULL, r.region,
-                                 r.buffer_row, r.buffer_slice, 0, 0, f->out,
-                                 0, NULL, &f->ev_out);
+  return clEnqueueReadBufferRect(f->env.queue, f->buf, CL_TRUE, r.buffer_origin,
+                                 NULL, r.region, r.buffer_row, r.buffer_slice,
+                                 0, 0, f->out, 0, NULL, &f->ev_out);
 }
 static cl_int read_rect_null_region(fixture *f) {
   rect r = valid_rect();
-  return clEnqueueReadBufferRect(f->env.queue, f->buf, CL_TRUE,
-                                 r.buffer_origin, r.host_origin, NULL,
-                                 r.buffer_row, r.buffer_slice, 0, 0, f->out,
-                                 0, NULL, &f->ev_out);
+  return clEnqueueReadBufferRect(
+      f->env.queue, f->buf, CL_TRUE, r.buffer_origin, r.host_origin, NULL,
+      r.buffer_row, r.buffer_slice, 0, 0, f->out, 0, NULL, &f->ev_out);
 }
 static cl_int read_rect_region_zero(fixture *f) {
   rect r = valid_rect();
@@ -240,12 +235,13 @@ static cl_int write_rect_region_zero(fixture *f) {
   return write_rect(f, f->buf, &r, f->out);
 }
 
-/* ---- Copies ---------------------------------------------------------------- */
+/* ---- Copies ----------------------------------------------------------------
+ */
 
 static cl_int copy(fixture *f, cl_command_queue q, cl_mem src, cl_mem dst,
                    size_t src_offset, size_t dst_offset, size_t size) {
-  return clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset, size, 0,
-                             NULL, &f->ev_out);
+  return clEnqueueCopyBuffer(q, src, dst, src_offset, dst_offset, size, 0, NULL,
+                             &f->ev_out);
 }
 static cl_int copy_wrong_src(fixture *f) {
   return copy(f, f->env.queue, WRONG(cl_mem, f), f->buf, 0, 0, 16);
@@ -283,9 +279,8 @@ static cl_int copy_size_zero(fixture *f) {
 static cl_int copy_rect(fixture *f, cl_mem src, cl_mem dst, const size_t *so,
                         const size_t *dorg, const size_t *region, size_t srow,
                         size_t sslice, size_t drow, size_t dslice) {
-  return clEnqueueCopyBufferRect(f->env.queue, src, dst, so, dorg, region,
-                                 srow, sslice, drow, dslice, 0, NULL,
-                                 &f->ev_out);
+  return clEnqueueCopyBufferRect(f->env.queue, src, dst, so, dorg, region, srow,
+                                 sslice, drow, dslice, 0, NULL, &f->ev_out);
 }
 static const size_t origin0[3] = {0, 0, 0};
 static const size_t region_8x2x2[3] = {8, 2, 2};
@@ -295,21 +290,21 @@ static cl_int copy_rect_null_origin(fixture *f) {
 }
 static cl_int copy_rect_region_zero(fixture *f) {
   size_t region[3] = {8, 0, 2};
-  return copy_rect(f, f->buf, f->buf_b, origin0, origin0, region, 32, 256,
-                   32, 256);
+  return copy_rect(f, f->buf, f->buf_b, origin0, origin0, region, 32, 256, 32,
+                   256);
 }
 static cl_int copy_rect_src_row_small(fixture *f) {
   return copy_rect(f, f->buf, f->buf_b, origin0, origin0, region_8x2x2, 4, 0,
                    32, 256);
 }
 static cl_int copy_rect_dst_slice_small(fixture *f) {
-  return copy_rect(f, f->buf, f->buf_b, origin0, origin0, region_8x2x2, 32,
-                   256, 32, 32);
+  return copy_rect(f, f->buf, f->buf_b, origin0, origin0, region_8x2x2, 32, 256,
+                   32, 32);
 }
 static cl_int copy_rect_src_out_of_bounds(fixture *f) {
   size_t so[3] = {0, 0, 4};
-  return copy_rect(f, f->buf, f->buf_b, so, origin0, region_8x2x2, 32, 256,
-                   32, 256);
+  return copy_rect(f, f->buf, f->buf_b, so, origin0, region_8x2x2, 32, 256, 32,
+                   256);
 }
 static cl_int copy_rect_dst_wraps(fixture *f) {
   size_t dorg[3] = {SIZE_MAX, 0, 0};
@@ -318,19 +313,19 @@ static cl_int copy_rect_dst_wraps(fixture *f) {
 }
 static cl_int copy_rect_same_pitch_differs(fixture *f) {
   size_t dorg[3] = {0, 0, 2};
-  return copy_rect(f, f->buf, f->buf, origin0, dorg, region_8x2x2, 32, 256,
-                   64, 256);
+  return copy_rect(f, f->buf, f->buf, origin0, dorg, region_8x2x2, 32, 256, 64,
+                   256);
 }
 static cl_int copy_rect_overlap(fixture *f) {
   size_t dorg[3] = {4, 1, 0};
-  return copy_rect(f, f->buf, f->buf, origin0, dorg, region_8x2x2, 32, 256,
-                   32, 256);
+  return copy_rect(f, f->buf, f->buf, origin0, dorg, region_8x2x2, 32, 256, 32,
+                   256);
 }
 static cl_int copy_rect_interleaved(fixture *f) {
   /* Rows 8 bytes wide, 32 apart: a copy 16 bytes along shares no byte. */
   size_t dorg[3] = {16, 0, 0};
-  return copy_rect(f, f->buf, f->buf, origin0, dorg, region_8x2x2, 32, 256,
-                   32, 256);
+  return copy_rect(f, f->buf, f->buf, origin0, dorg, region_8x2x2, 32, 256, 32,
+                   256);
 }
 static cl_int copy_rect_sub_buffers_overlap(fixture *f) {
   /* Byte 128 + 32 * 4 = 256 of sub_a is byte 0 of sub_b: row 4 of the
@@ -342,11 +337,11 @@ static cl_int copy_rect_sub_buffers_overlap(fixture *f) {
 static cl_int copy_rect_sub_buffers_apart(fixture *f) {
   /* The same rows, but at x 16 in the destination: no byte shared. */
   size_t region[3] = {8, 6, 1}, dorg[3] = {16, 0, 0};
-  return copy_rect(f, f->sub_a, f->sub_b, origin0, dorg, region, 32, 0, 32,
-                   0);
+  return copy_rect(f, f->sub_a, f->sub_b, origin0, dorg, region, 32, 0, 32, 0);
 }
 
-/* ---- Fill ------------------------------------------------------------------- */
+/* ---- Fill -------------------------------------------------------------------
+ */
 
 static cl_int fill(fixture *f, cl_mem m, const void *pattern, size_t psize,
                    size_t offset, size_t size) {
@@ -388,11 +383,11 @@ static cl_int fill_128(fixture *f) {
   return fill(f, f->buf, pattern, 128, 128, 256);
 }
 
-/* ---- Map, unmap, migrate --------------------------------------------------- */
+/* ---- Map, unmap, migrate ---------------------------------------------------
+ */
 
 static cl_int map(fixture *f, cl_mem m, cl_bool blocking, cl_map_flags flags,
-                  size_t offset, size_t size, cl_uint n,
-                  const cl_event *list) {
+                  size_t offset, size_t size, cl_uint n, const cl_event *list) {
   cl_int err;
   void *p = clEnqueueMapBuffer(f->env.queue, m, blocking, flags, offset, size,
                                n, list, &f->ev_out, &err);
@@ -440,8 +435,8 @@ static cl_int map_failed_wait_list(fixture *f) {
 static cl_int map_count_after_failures(fixture *f) {
   /* The failed maps above left no mapping behind. */
   cl_uint count = 1;
-  cl_int err = clGetMemObjectInfo(f->buf, CL_MEM_MAP_COUNT, sizeof count,
-                                  &count, NULL);
+  cl_int err =
+      clGetMemObjectInfo(f->buf, CL_MEM_MAP_COUNT, sizeof count, &count, NULL);
   return err == CL_SUCCESS && count != 0 ? ROW_SETUP_FAILED : err;
 }
 static cl_int unmap(fixture *f, cl_command_queue q, cl_mem m, void *p,
@@ -462,14 +457,13 @@ static cl_int unmap_wrong_queue(fixture *f) {
 static cl_int unmap_then(fixture *f, cl_mem as, cl_command_queue q, cl_uint n,
                          const cl_event *list) {
   cl_int err;
-  void *p = clEnqueueMapBuffer(f->env.queue, f->buf_b, CL_TRUE, CL_MAP_READ,
-                               0, 16, 0, NULL, NULL, &err);
+  void *p = clEnqueueMapBuffer(f->env.queue, f->buf_b, CL_TRUE, CL_MAP_READ, 0,
+                               16, 0, NULL, NULL, &err);
   if (!p)
     return ROW_SETUP_FAILED;
   cl_int got = unmap(f, q, as, p, n, list);
-  if (got != CL_SUCCESS &&
-      clEnqueueUnmapMemObject(f->env.queue, f->buf_b, p, 0, NULL, NULL) !=
-          CL_SUCCESS)
+  if (got != CL_SUCCESS && clEnqueueUnmapMemObject(f->env.queue, f->buf_b, p, 0,
+                                                   NULL, NULL) != CL_SUCCESS)
     return ROW_SETUP_FAILED; /* the failed call dropped the mapping */
   clFinish(f->env.queue);
   return got;
@@ -501,8 +495,8 @@ static cl_int migrate_other_context(fixture *f) {
 
 /* ---- Kernels ------------------------------------------------------------- */
 
-static cl_int ndrange(fixture *f, cl_command_queue q, cl_kernel k,
-                      cl_uint dim, const size_t *offset, const size_t *global,
+static cl_int ndrange(fixture *f, cl_command_queue q, cl_kernel k, cl_uint dim,
+                      const size_t *offset, const size_t *global,
                       const size_t *local) {
   return clEnqueueNDRangeKernel(q, k, dim, offset, global, local, 0, NULL,
                                 &f->ev_out);
@@ -549,8 +543,8 @@ static cl_int ndrange_group_too_big(fixture *f) {
 }
 static cl_int ndrange_item_too_big(fixture *f) {
   size_t max[3] = {0};
-  if (clGetDeviceInfo(f->env.device, CL_DEVICE_MAX_WORK_ITEM_SIZES,
-                      sizeof max, max, NULL) != CL_SUCCESS)
+  if (clGetDeviceInfo(f->env.device, CL_DEVICE_MAX_WORK_ITEM_SIZES, sizeof max,
+                      max, NULL) != CL_SUCCESS)
     return ROW_SETUP_FAILED;
   size_t g[3] = {4, 2 * max[1], 1}, l[3] = {1, 2 * max[1], 1};
   return ndrange(f, f->env.queue, f->k_args, 2, NULL, g, l);
@@ -615,9 +609,7 @@ static cl_int ndrange_sub_buffer_arg(fixture *f) {
 static cl_int task(fixture *f, cl_command_queue q, cl_kernel k) {
   return clEnqueueTask(q, k, 0, NULL, &f->ev_out);
 }
-static cl_int task_reqd(fixture *f) {
-  return task(f, f->env.queue, f->k_reqd);
-}
+static cl_int task_reqd(fixture *f) { return task(f, f->env.queue, f->k_reqd); }
 static cl_int task_args_unset(fixture *f) {
   return task(f, f->env.queue, f->k_unset);
 }
@@ -631,7 +623,8 @@ static cl_int task_other_context(fixture *f) {
   return task(f, f->other_queue, f->k_args);
 }
 
-/* ---- Wait lists: the same four conditions for every command --------------- */
+/* ---- Wait lists: the same four conditions for every command ---------------
+ */
 
 /* Each enqueues one valid command of its kind with the given wait list. */
 static cl_int wl_read(fixture *f, cl_uint n, const cl_event *l) {
@@ -643,14 +636,14 @@ static cl_int wl_write(fixture *f, cl_uint n, const cl_event *l) {
 static cl_int wl_read_rect(fixture *f, cl_uint n, const cl_event *l) {
   rect r = valid_rect();
   return clEnqueueReadBufferRect(
-      f->env.queue, f->buf, CL_FALSE, r.buffer_origin, r.host_origin,
-      r.region, r.buffer_row, r.buffer_slice, 0, 0, f->out, n, l, &f->ev_out);
+      f->env.queue, f->buf, CL_FALSE, r.buffer_origin, r.host_origin, r.region,
+      r.buffer_row, r.buffer_slice, 0, 0, f->out, n, l, &f->ev_out);
 }
 static cl_int wl_write_rect(fixture *f, cl_uint n, const cl_event *l) {
   rect r = valid_rect();
   return clEnqueueWriteBufferRect(
-      f->env.queue, f->buf, CL_FALSE, r.buffer_origin, r.host_origin,
-      r.region, r.buffer_row, r.buffer_slice, 0, 0, f->out, n, l, &f->ev_out);
+      f->env.queue, f->buf, CL_FALSE, r.buffer_origin, r.host_origin, r.region,
+      r.buffer_row, r.buffer_slice, 0, 0, f->out, n, l, &f->ev_out);
 }
 static cl_int wl_copy(fixture *f, cl_uint n, const cl_event *l) {
   return clEnqueueCopyBuffer(f->env.queue, f->buf, f->buf_b, 0, 0, 16, n, l,
@@ -658,8 +651,8 @@ static cl_int wl_copy(fixture *f, cl_uint n, const cl_event *l) {
 }
 static cl_int wl_copy_rect(fixture *f, cl_uint n, const cl_event *l) {
   return clEnqueueCopyBufferRect(f->env.queue, f->buf, f->buf_b, origin0,
-                                 origin0, region_8x2x2, 32, 256, 32, 256, n,
-                                 l, &f->ev_out);
+                                 origin0, region_8x2x2, 32, 256, 32, 256, n, l,
+                                 &f->ev_out);
 }
 static cl_int wl_fill(fixture *f, cl_uint n, const cl_event *l) {
   return clEnqueueFillBuffer(f->env.queue, f->buf, pattern, 4, 0, 16, n, l,
@@ -689,27 +682,27 @@ static cl_int wl_barrier(fixture *f, cl_uint n, const cl_event *l) {
   return clEnqueueBarrierWithWaitList(f->env.queue, n, l, &f->ev_out);
 }
 
-#define WAIT_LIST_CALLS(name)                                              \
-  static cl_int name##_list_null(fixture *f) { return name(f, 1, NULL); }   \
-  static cl_int name##_list_count_zero(fixture *f) {                       \
-    return name(f, 0, &f->done_ev);                                        \
-  }                                                                        \
-  static cl_int name##_list_not_event(fixture *f) {                        \
-    cl_event l[2] = {f->done_ev, WRONG(cl_event, f)};                      \
-    return name(f, 2, l);                                                  \
-  }                                                                        \
-  static cl_int name##_list_other_context(fixture *f) {                    \
-    return name(f, 1, &f->other_ev);                                       \
+#define WAIT_LIST_CALLS(name)                                                  \
+  static cl_int name##_list_null(fixture *f) { return name(f, 1, NULL); }      \
+  static cl_int name##_list_count_zero(fixture *f) {                           \
+    return name(f, 0, &f->done_ev);                                            \
+  }                                                                            \
+  static cl_int name##_list_not_event(fixture *f) {                            \
+    cl_event l[2] = {f->done_ev, WRONG(cl_event, f)};                          \
+    return name(f, 2, l);                                                      \
+  }                                                                            \
+  static cl_int name##_list_other_context(fixture *f) {                        \
+    return name(f, 1, &f->other_ev);                                           \
   }
-#define WAIT_LIST_ROWS(entry, name)                                        \
-  ROW(entry, "event_wait_list NULL, num_events_in_wait_list > 0",         \
-      name##_list_null, CL_INVALID_EVENT_WAIT_LIST),                       \
-  ROW(entry, "event_wait_list not NULL, num_events_in_wait_list 0",       \
-      name##_list_count_zero, CL_INVALID_EVENT_WAIT_LIST),                 \
-  ROW(entry, "an event in event_wait_list is not a valid event",          \
-      name##_list_not_event, CL_INVALID_EVENT_WAIT_LIST),                  \
-  ROW(entry, "an event in event_wait_list is of another context",         \
-      name##_list_other_context, CL_INVALID_CONTEXT)
+#define WAIT_LIST_ROWS(entry, name)                                            \
+  ROW(entry, "event_wait_list NULL, num_events_in_wait_list > 0",              \
+      name##_list_null, CL_INVALID_EVENT_WAIT_LIST),                           \
+      ROW(entry, "event_wait_list not NULL, num_events_in_wait_list 0",        \
+          name##_list_count_zero, CL_INVALID_EVENT_WAIT_LIST),                 \
+      ROW(entry, "an event in event_wait_list is not a valid event",           \
+          name##_list_not_event, CL_INVALID_EVENT_WAIT_LIST),                  \
+      ROW(entry, "an event in event_wait_list is of another context",          \
+          name##_list_other_context, CL_INVALID_CONTEXT)
 
 WAIT_LIST_CALLS(wl_read)
 WAIT_LIST_CALLS(wl_write)
@@ -726,7 +719,8 @@ WAIT_LIST_CALLS(wl_task)
 WAIT_LIST_CALLS(wl_marker)
 WAIT_LIST_CALLS(wl_barrier)
 
-/* ---- Events ---------------------------------------------------------------- */
+/* ---- Events ----------------------------------------------------------------
+ */
 
 static cl_int wait_zero(fixture *f) { return clWaitForEvents(0, &f->done_ev); }
 static cl_int wait_null(fixture *f) {
@@ -793,8 +787,8 @@ static cl_int profiling_not_complete(fixture *f) {
   /* A marker held back by a user event of its own, released after. */
   cl_int err;
   cl_event gate = clCreateUserEvent(f->env.context, &err), e;
-  if (!gate || clEnqueueMarkerWithWaitList(f->env.queue, 1, &gate, &e) !=
-                   CL_SUCCESS)
+  if (!gate ||
+      clEnqueueMarkerWithWaitList(f->env.queue, 1, &gate, &e) != CL_SUCCESS)
     return ROW_SETUP_FAILED;
   err = profiling(f, e, CL_PROFILING_COMMAND_START, sizeof f->out);
   clSetUserEventStatus(gate, CL_COMPLETE);
@@ -857,9 +851,7 @@ static cl_int callback_null(fixture *f) {
 static cl_int callback_queued(fixture *f) {
   return callback(f, f->user_ev, CL_QUEUED);
 }
-static cl_int callback_type_7(fixture *f) {
-  return callback(f, f->user_ev, 7);
-}
+static cl_int callback_type_7(fixture *f) { return callback(f, f->user_ev, 7); }
 static cl_int callback_type_negative(fixture *f) {
   return callback(f, f->user_ev, -1);
 }
@@ -902,21 +894,23 @@ static cl_int wait_events_wrong_queue(fixture *f) {
   return clEnqueueWaitForEvents(WRONG(cl_command_queue, f), 1, &f->done_ev);
 }
 
-/* ---- Entry points Skein does not implement (icd/missing.c) ----------------- */
+/* ---- Entry points Skein does not implement (icd/missing.c) -----------------
+ */
 
 static const cl_image_format rgba8 = {CL_RGBA, CL_UNORM_INT8};
 static cl_int image(fixture *f) {
   cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, 0, 0, {NULL}};
   cl_int err;
-  return ret_mem(f,
-                 clCreateImage(f->env.context, 0, &rgba8, &desc, NULL, &err), &err);
+  return ret_mem(f, clCreateImage(f->env.context, 0, &rgba8, &desc, NULL, &err),
+                 &err);
 }
 static cl_int image_with_properties(fixture *f) {
   cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, 0, 0, {NULL}};
   cl_int err;
   return ret_mem(f,
                  clCreateImageWithProperties(f->env.context, NULL, 0, &rgba8,
-                                             &desc, NULL, &err), &err);
+                                             &desc, NULL, &err),
+                 &err);
 }
 static cl_int image_wrong_context(fixture *f) {
   cl_image_desc desc = {CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, 0, 0, {NULL}};
@@ -931,14 +925,14 @@ static cl_int image_2d(fixture *f) {
 }
 static cl_int image_3d(fixture *f) {
   cl_int err;
-  return ret_mem(f,
-                 clCreateImage3D(f->env.context, 0, &rgba8, 4, 4, 4, 0, 0,
-                                 NULL, &err), &err);
+  return ret_mem(
+      f, clCreateImage3D(f->env.context, 0, &rgba8, 4, 4, 4, 0, 0, NULL, &err),
+      &err);
 }
 static cl_int image_formats(fixture *f) {
   cl_uint n = 1;
-  cl_int err = clGetSupportedImageFormats(
-      f->env.context, CL_MEM_READ_ONLY, CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n);
+  cl_int err = clGetSupportedImageFormats(f->env.context, CL_MEM_READ_ONLY,
+                                          CL_MEM_OBJECT_IMAGE2D, 0, NULL, &n);
   return err == CL_SUCCESS && n != 0 ? ROW_SETUP_FAILED : err;
 }
 static cl_int image_formats_bad_type(fixture *f) {
@@ -970,12 +964,12 @@ static cl_int write_image(fixture *f) {
                              f->out, 0, NULL, &f->ev_out);
 }
 static cl_int copy_image(fixture *f) {
-  return clEnqueueCopyImage(f->env.queue, f->buf, f->buf_b, zero3, zero3,
-                            one3, 0, NULL, &f->ev_out);
+  return clEnqueueCopyImage(f->env.queue, f->buf, f->buf_b, zero3, zero3, one3,
+                            0, NULL, &f->ev_out);
 }
 static cl_int copy_image_to_buffer(fixture *f) {
-  return clEnqueueCopyImageToBuffer(f->env.queue, f->buf, f->buf_b, zero3,
-                                    one3, 0, 0, NULL, &f->ev_out);
+  return clEnqueueCopyImageToBuffer(f->env.queue, f->buf, f->buf_b, zero3, one3,
+                                    0, 0, NULL, &f->ev_out);
 }
 static cl_int copy_buffer_to_image(fixture *f) {
   return clEnqueueCopyBufferToImage(f->env.queue, f->buf, f->buf_b, 0, zero3,
@@ -987,7 +981,8 @@ static cl_int map_image(fixture *f) {
   return ret_pointer(f,
                      clEnqueueMapImage(f->env.queue, f->buf, CL_TRUE,
                                        CL_MAP_READ, zero3, one3, &row, &slice,
-                                       0, NULL, &f->ev_out, &err), &err);
+                                       0, NULL, &f->ev_out, &err),
+                     &err);
 }
 static cl_int fill_image(fixture *f) {
   cl_float color[4] = {0};
@@ -997,9 +992,9 @@ static cl_int fill_image(fixture *f) {
 static cl_int sampler(fixture *f) {
   cl_int err;
   return ret_sampler(f,
-                     clCreateSampler(f->env.context, CL_FALSE,
-                                     CL_ADDRESS_NONE, CL_FILTER_NEAREST,
-                                     &err), &err);
+                     clCreateSampler(f->env.context, CL_FALSE, CL_ADDRESS_NONE,
+                                     CL_FILTER_NEAREST, &err),
+                     &err);
 }
 static cl_int sampler_with_properties(fixture *f) {
   cl_int err;
@@ -1034,8 +1029,8 @@ static cl_int svm_enqueue_free(fixture *f) {
                           &f->ev_out);
 }
 static cl_int svm_memcpy(fixture *f) {
-  return clEnqueueSVMMemcpy(f->env.queue, CL_TRUE, f->out, f->out + 128, 16,
-                            0, NULL, &f->ev_out);
+  return clEnqueueSVMMemcpy(f->env.queue, CL_TRUE, f->out, f->out + 128, 16, 0,
+                            NULL, &f->ev_out);
 }
 static cl_int svm_memfill(fixture *f) {
   return clEnqueueSVMMemFill(f->env.queue, f->out, pattern, 4, 16, 0, NULL,
@@ -1064,8 +1059,8 @@ static cl_int pipe_info(fixture *f) {
 }
 static void CL_CALLBACK native_fn(void *args) { (void)args; }
 static cl_int native_kernel(fixture *f) {
-  return clEnqueueNativeKernel(f->env.queue, native_fn, NULL, 0, 0, NULL,
-                               NULL, 0, NULL, &f->ev_out);
+  return clEnqueueNativeKernel(f->env.queue, native_fn, NULL, 0, 0, NULL, NULL,
+                               0, NULL, &f->ev_out);
 }
 
 const error_row command_rows[] = {
@@ -1091,10 +1086,9 @@ const error_row command_rows[] = {
         read_host_write_only, CL_INVALID_OPERATION),
     ROW("clEnqueueReadBuffer", "buffer created with CL_MEM_HOST_NO_ACCESS",
         read_host_no_access, CL_INVALID_OPERATION),
-    ROW_CREATES("clEnqueueReadBuffer",
-                "blocking, and an event in the wait list failed",
-                read_failed_wait_list,
-                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
+    ROW_CREATES(
+        "clEnqueueReadBuffer", "blocking, and an event in the wait list failed",
+        read_failed_wait_list, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
     ROW("clEnqueueReadBuffer", "size 0 is no error since OpenCL 2.1",
         read_size_zero, CL_SUCCESS),
     ROW("clEnqueueReadBuffer", "size 0 at the end of the buffer",
@@ -1244,8 +1238,8 @@ const error_row command_rows[] = {
     /* Map, unmap, migrate. */
     ROW("clEnqueueMapBuffer", "buffer is not a valid buffer object",
         map_wrong_mem, CL_INVALID_MEM_OBJECT),
-    ROW("clEnqueueMapBuffer", "buffer is of another context",
-        map_other_context, CL_INVALID_CONTEXT),
+    ROW("clEnqueueMapBuffer", "buffer is of another context", map_other_context,
+        CL_INVALID_CONTEXT),
     ROW("clEnqueueMapBuffer", "the region is out of bounds", map_out_of_bounds,
         CL_INVALID_VALUE),
     ROW("clEnqueueMapBuffer", "size is zero", map_size_zero, CL_INVALID_VALUE),
@@ -1262,10 +1256,9 @@ const error_row command_rows[] = {
     ROW("clEnqueueMapBuffer",
         "CL_MAP_WRITE_INVALIDATE_REGION of a CL_MEM_HOST_READ_ONLY buffer",
         map_invalidate_host_read_only, CL_INVALID_OPERATION),
-    ROW_CREATES("clEnqueueMapBuffer",
-                "blocking, and an event in the wait list failed",
-                map_failed_wait_list,
-                CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
+    ROW_CREATES(
+        "clEnqueueMapBuffer", "blocking, and an event in the wait list failed",
+        map_failed_wait_list, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
     ROW("clEnqueueMapBuffer", "(the failed maps left CL_MEM_MAP_COUNT at 0)",
         map_count_after_failures, CL_SUCCESS),
     WAIT_LIST_ROWS("clEnqueueMapBuffer", wl_map),
@@ -1284,8 +1277,8 @@ const error_row command_rows[] = {
         CL_INVALID_VALUE),
     ROW("clEnqueueMigrateMemObjects", "mem_objects is NULL", migrate_null,
         CL_INVALID_VALUE),
-    ROW("clEnqueueMigrateMemObjects", "flags are not valid",
-        migrate_bad_flags, CL_INVALID_VALUE),
+    ROW("clEnqueueMigrateMemObjects", "flags are not valid", migrate_bad_flags,
+        CL_INVALID_VALUE),
     ROW("clEnqueueMigrateMemObjects", "a memory object is not valid",
         migrate_wrong_mem, CL_INVALID_MEM_OBJECT),
     ROW("clEnqueueMigrateMemObjects", "a memory object of another context",
@@ -1301,8 +1294,9 @@ const error_row command_rows[] = {
         ndrange_other_context, CL_INVALID_CONTEXT),
     ROW("clEnqueueNDRangeKernel", "work_dim is 0", ndrange_dim_zero,
         CL_INVALID_WORK_DIMENSION),
-    ROW("clEnqueueNDRangeKernel", "work_dim > CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS",
-        ndrange_dim_four, CL_INVALID_WORK_DIMENSION),
+    ROW("clEnqueueNDRangeKernel",
+        "work_dim > CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS", ndrange_dim_four,
+        CL_INVALID_WORK_DIMENSION),
     ROW("clEnqueueNDRangeKernel", "no kernel argument has been set",
         ndrange_args_unset, CL_INVALID_KERNEL_ARGS),
     ROW("clEnqueueNDRangeKernel", "some kernel arguments have not been set",
@@ -1315,7 +1309,8 @@ const error_row command_rows[] = {
          "local_work_size[1] > CL_DEVICE_MAX_WORK_ITEM_SIZES[1]",
          ndrange_item_too_big, CL_INVALID_WORK_ITEM_SIZE,
          CL_INVALID_WORK_GROUP_SIZE),
-    ROW("clEnqueueNDRangeKernel", "uniform groups (OpenCL C 1.2), not divisible",
+    ROW("clEnqueueNDRangeKernel",
+        "uniform groups (OpenCL C 1.2), not divisible",
         ndrange_not_divisible_cl12, CL_INVALID_WORK_GROUP_SIZE),
     ROW("clEnqueueNDRangeKernel",
         "-cl-uniform-work-group-size and not divisible",
@@ -1326,7 +1321,8 @@ const error_row command_rows[] = {
         ndrange_reqd_mismatch_2d, CL_INVALID_WORK_GROUP_SIZE),
     ROW("clEnqueueNDRangeKernel", "global_work_size + offset > SIZE_MAX",
         ndrange_offset_overflow, CL_INVALID_GLOBAL_OFFSET),
-    ROW("clEnqueueNDRangeKernel", "global_work_size + offset > SIZE_MAX (dim 1)",
+    ROW("clEnqueueNDRangeKernel",
+        "global_work_size + offset > SIZE_MAX (dim 1)",
         ndrange_offset_overflow_dim2, CL_INVALID_GLOBAL_OFFSET),
     ROW("clEnqueueNDRangeKernel", "global_work_size NULL (an empty command)",
         ndrange_null_global, CL_SUCCESS),
@@ -1341,8 +1337,8 @@ const error_row command_rows[] = {
         task_reqd, CL_INVALID_WORK_GROUP_SIZE),
     ROW("clEnqueueTask", "the kernel argument values have not been specified",
         task_args_unset, CL_INVALID_KERNEL_ARGS),
-    ROW("clEnqueueTask", "command_queue is not a valid queue",
-        task_wrong_queue, CL_INVALID_COMMAND_QUEUE),
+    ROW("clEnqueueTask", "command_queue is not a valid queue", task_wrong_queue,
+        CL_INVALID_COMMAND_QUEUE),
     ROW("clEnqueueTask", "kernel is not a valid kernel", task_wrong_kernel,
         CL_INVALID_KERNEL),
     ROW("clEnqueueTask", "contexts of command_queue and kernel differ",
@@ -1360,8 +1356,8 @@ const error_row command_rows[] = {
         wait_failed, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
     ROW("clWaitForEvents", "a command whose wait list failed",
         wait_failed_dependent, CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST),
-    ROW("clGetEventInfo", "event is not a valid event object",
-        event_info_wrong, CL_INVALID_EVENT),
+    ROW("clGetEventInfo", "event is not a valid event object", event_info_wrong,
+        CL_INVALID_EVENT),
     ROW("clGetEventInfo", "param_name is not one of the supported values",
         event_info_bad_name, CL_INVALID_VALUE),
     ROW("clGetEventInfo", "param_value_size < size of the return type",
@@ -1374,8 +1370,9 @@ const error_row command_rows[] = {
         profiling_not_enabled, CL_PROFILING_INFO_NOT_AVAILABLE),
     ROW("clGetEventProfilingInfo", "the command is not CL_COMPLETE",
         profiling_not_complete, CL_PROFILING_INFO_NOT_AVAILABLE),
-    ROW("clGetEventProfilingInfo", "param_name is not one of the supported values",
-        profiling_bad_name, CL_INVALID_VALUE),
+    ROW("clGetEventProfilingInfo",
+        "param_name is not one of the supported values", profiling_bad_name,
+        CL_INVALID_VALUE),
     ROW("clGetEventProfilingInfo", "param_value_size < size of the return type",
         profiling_too_small, CL_INVALID_VALUE),
     ROW("clCreateUserEvent", "context is not a valid context",
@@ -1431,8 +1428,8 @@ const error_row command_rows[] = {
      * native kernels. */
     ROW("clCreateImage", "no device in context supports images", image,
         CL_INVALID_OPERATION),
-    ROW("clCreateImage", "context is not a valid context",
-        image_wrong_context, CL_INVALID_CONTEXT),
+    ROW("clCreateImage", "context is not a valid context", image_wrong_context,
+        CL_INVALID_CONTEXT),
     ROW("clCreateImageWithProperties", "no device in context supports images",
         image_with_properties, CL_INVALID_OPERATION),
     ROW("clCreateImage2D", "no device in context supports images", image_2d,
@@ -1450,10 +1447,10 @@ const error_row command_rows[] = {
         image_formats_zero_entries, CL_INVALID_VALUE),
     ROW("clGetImageInfo", "image is not a valid image object (a buffer)",
         image_info, CL_INVALID_MEM_OBJECT),
-    ROW("clEnqueueReadImage", "image is not a valid image object",
-        read_image, CL_INVALID_MEM_OBJECT),
-    ROW("clEnqueueWriteImage", "image is not a valid image object",
-        write_image, CL_INVALID_MEM_OBJECT),
+    ROW("clEnqueueReadImage", "image is not a valid image object", read_image,
+        CL_INVALID_MEM_OBJECT),
+    ROW("clEnqueueWriteImage", "image is not a valid image object", write_image,
+        CL_INVALID_MEM_OBJECT),
     ROW("clEnqueueCopyImage", "src_image is not a valid image object",
         copy_image, CL_INVALID_MEM_OBJECT),
     ROW("clEnqueueCopyImageToBuffer", "src_image is not a valid image object",
@@ -1476,8 +1473,8 @@ const error_row command_rows[] = {
         sampler_info, CL_INVALID_SAMPLER),
     ROW("clSVMAlloc", "no SVM: returns NULL", svm_alloc, CL_INVALID_OPERATION),
     ROW("clSVMFree", "no SVM: does nothing", svm_free, CL_SUCCESS),
-    ROW("clEnqueueSVMFree", "the device does not support SVM",
-        svm_enqueue_free, CL_INVALID_OPERATION),
+    ROW("clEnqueueSVMFree", "the device does not support SVM", svm_enqueue_free,
+        CL_INVALID_OPERATION),
     ROW("clEnqueueSVMMemcpy", "the device does not support SVM", svm_memcpy,
         CL_INVALID_OPERATION),
     ROW("clEnqueueSVMMemFill", "the device does not support SVM", svm_memfill,

@@ -94,13 +94,13 @@ static cl_int device_ids_gpu(fixture *f) {
 }
 static cl_int device_ids_count_only(fixture *f) {
   cl_uint n = 0;
-  cl_int err = clGetDeviceIDs(f->env.platform, CL_DEVICE_TYPE_DEFAULT, 0,
-                              NULL, &n);
+  cl_int err =
+      clGetDeviceIDs(f->env.platform, CL_DEVICE_TYPE_DEFAULT, 0, NULL, &n);
   return err == CL_SUCCESS && n != 1 ? ROW_SETUP_FAILED : err;
 }
 static cl_int device_info_wrong_handle(fixture *f) {
-  return clGetDeviceInfo(WRONG(cl_device_id, f), CL_DEVICE_NAME,
-                         sizeof f->out, f->out, &f->size_ret);
+  return clGetDeviceInfo(WRONG(cl_device_id, f), CL_DEVICE_NAME, sizeof f->out,
+                         f->out, &f->size_ret);
 }
 static cl_int device_info_bad_name(fixture *f) {
   return clGetDeviceInfo(f->env.device, 0x7fff, sizeof f->out, f->out,
@@ -121,8 +121,8 @@ static cl_int device_info_too_small_array(fixture *f) {
 }
 static cl_int device_info_size_only(fixture *f) {
   size_t size = 0;
-  cl_int err = clGetDeviceInfo(f->env.device, CL_DEVICE_EXTENSIONS, 0, NULL,
-                               &size);
+  cl_int err =
+      clGetDeviceInfo(f->env.device, CL_DEVICE_EXTENSIONS, 0, NULL, &size);
   return err == CL_SUCCESS && size < 2 ? ROW_SETUP_FAILED : err;
 }
 static cl_int retain_device_wrong(fixture *f) {
@@ -145,10 +145,11 @@ static cl_int sub_devices_wrong_device(fixture *f) {
 /* ---- Context ----------------------------------------------------------- */
 
 static cl_int context_null_devices(fixture *f) {
-  cl_context_properties props[] = {
-      CL_CONTEXT_PLATFORM, (cl_context_properties)f->env.platform, 0};
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   (cl_context_properties)f->env.platform, 0};
   cl_int err;
-  return ret_context(f, clCreateContext(props, 1, NULL, NULL, NULL, &err), &err);
+  return ret_context(f, clCreateContext(props, 1, NULL, NULL, NULL, &err),
+                     &err);
 }
 static cl_int context_zero_devices(fixture *f) {
   cl_int err;
@@ -157,13 +158,14 @@ static cl_int context_zero_devices(fixture *f) {
 }
 static cl_int context_user_data_without_notify(fixture *f) {
   cl_int err;
-  return ret_context(
-      f, clCreateContext(NULL, 1, &f->env.device, NULL, f, &err), &err);
+  return ret_context(f, clCreateContext(NULL, 1, &f->env.device, NULL, f, &err),
+                     &err);
 }
 static cl_int context_wrong_device(fixture *f) {
   cl_device_id devices[] = {f->env.device, WRONG(cl_device_id, f)};
   cl_int err;
-  return ret_context(f, clCreateContext(NULL, 2, devices, NULL, NULL, &err), &err);
+  return ret_context(f, clCreateContext(NULL, 2, devices, NULL, NULL, &err),
+                     &err);
 }
 static cl_int context_unknown_property(fixture *f) {
   cl_context_properties props[] = {0x7fff, 1, 0};
@@ -200,41 +202,46 @@ static cl_int context_no_errcode(fixture *f) {
 }
 
 /* Properties naming the Skein platform, so the loader picks it. */
-#define SKEIN_PROPS(f)                                                     \
-  cl_context_properties props[] = {                                        \
+#define SKEIN_PROPS(f)                                                         \
+  cl_context_properties props[] = {                                            \
       CL_CONTEXT_PLATFORM, (cl_context_properties)(f)->env.platform, 0}
 
 static cl_int context_type_zero(fixture *f) {
   SKEIN_PROPS(f);
   cl_int err;
-  return ret_context(f, clCreateContextFromType(props, 0, NULL, NULL, &err), &err);
+  return ret_context(f, clCreateContextFromType(props, 0, NULL, NULL, &err),
+                     &err);
 }
 static cl_int context_type_unknown(fixture *f) {
   SKEIN_PROPS(f);
   cl_int err;
   return ret_context(
-      f, clCreateContextFromType(props, (cl_device_type)1 << 20, NULL, NULL,
-                                 &err), &err);
+      f,
+      clCreateContextFromType(props, (cl_device_type)1 << 20, NULL, NULL, &err),
+      &err);
 }
 static cl_int context_type_gpu(fixture *f) {
   SKEIN_PROPS(f);
   cl_int err;
   return ret_context(
-      f, clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, NULL, &err), &err);
+      f, clCreateContextFromType(props, CL_DEVICE_TYPE_GPU, NULL, NULL, &err),
+      &err);
 }
 static cl_int context_type_user_data(fixture *f) {
   SKEIN_PROPS(f);
   cl_int err;
   return ret_context(
-      f, clCreateContextFromType(props, CL_DEVICE_TYPE_CPU, NULL, f, &err), &err);
+      f, clCreateContextFromType(props, CL_DEVICE_TYPE_CPU, NULL, f, &err),
+      &err);
 }
 static cl_int context_type_unknown_property(fixture *f) {
-  cl_context_properties props[] = {
-      CL_CONTEXT_PLATFORM, (cl_context_properties)f->env.platform, 0x7fff, 1,
-      0};
+  cl_context_properties props[] = {CL_CONTEXT_PLATFORM,
+                                   (cl_context_properties)f->env.platform,
+                                   0x7fff, 1, 0};
   cl_int err;
   return ret_context(
-      f, clCreateContextFromType(props, CL_DEVICE_TYPE_CPU, NULL, NULL, &err), &err);
+      f, clCreateContextFromType(props, CL_DEVICE_TYPE_CPU, NULL, NULL, &err),
+      &err);
 }
 static cl_int retain_context_wrong(fixture *f) {
   return clRetainContext(WRONG_CONTEXT(f));
@@ -258,8 +265,8 @@ static cl_int context_destructor_null(fixture *f) {
   return clSetContextDestructorCallback(f->env.context, NULL, NULL);
 }
 static cl_int context_destructor_wrong(fixture *f) {
-  return clSetContextDestructorCallback(WRONG_CONTEXT(f),
-                                        never_called_context, NULL);
+  return clSetContextDestructorCallback(WRONG_CONTEXT(f), never_called_context,
+                                        NULL);
 }
 
 /* ---- Command-queue ----------------------------------------------------- */
@@ -268,19 +275,22 @@ static cl_int queue_props(fixture *f, const cl_queue_properties *props) {
   cl_int err;
   return ret_queue(f,
                    clCreateCommandQueueWithProperties(
-                       f->env.context, f->env.device, props, &err), &err);
+                       f->env.context, f->env.device, props, &err),
+                   &err);
 }
 static cl_int queue_wrong_context(fixture *f) {
   cl_int err;
   return ret_queue(f,
                    clCreateCommandQueueWithProperties(
-                       WRONG_CONTEXT(f), f->env.device, NULL, &err), &err);
+                       WRONG_CONTEXT(f), f->env.device, NULL, &err),
+                   &err);
 }
 static cl_int queue_wrong_device(fixture *f) {
   cl_int err;
   return ret_queue(f,
                    clCreateCommandQueueWithProperties(
-                       f->env.context, WRONG(cl_device_id, f), NULL, &err), &err);
+                       f->env.context, WRONG(cl_device_id, f), NULL, &err),
+                   &err);
 }
 static cl_int queue_unknown_property(fixture *f) {
   cl_queue_properties p[] = {0x7fff, 0, 0};
@@ -292,8 +302,7 @@ static cl_int queue_unknown_flag(fixture *f) {
   return queue_props(f, p);
 }
 static cl_int queue_properties_twice(fixture *f) {
-  cl_queue_properties p[] = {CL_QUEUE_PROPERTIES, 0, CL_QUEUE_PROPERTIES, 0,
-                             0};
+  cl_queue_properties p[] = {CL_QUEUE_PROPERTIES, 0, CL_QUEUE_PROPERTIES, 0, 0};
   return queue_props(f, p);
 }
 static cl_int queue_on_device_in_order(fixture *f) {
@@ -301,17 +310,15 @@ static cl_int queue_on_device_in_order(fixture *f) {
   return queue_props(f, p);
 }
 static cl_int queue_default_without_on_device(fixture *f) {
-  cl_queue_properties p[] = {CL_QUEUE_PROPERTIES,
-                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                 CL_QUEUE_ON_DEVICE_DEFAULT,
-                             0};
+  cl_queue_properties p[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE_DEFAULT, 0};
   return queue_props(f, p);
 }
 static cl_int queue_on_device(fixture *f) {
-  cl_queue_properties p[] = {CL_QUEUE_PROPERTIES,
-                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                 CL_QUEUE_ON_DEVICE,
-                             0};
+  cl_queue_properties p[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, 0};
   return queue_props(f, p);
 }
 static cl_int queue_size_host(fixture *f) {
@@ -319,10 +326,9 @@ static cl_int queue_size_host(fixture *f) {
   return queue_props(f, p);
 }
 static cl_int queue_out_of_order_profiling(fixture *f) {
-  cl_queue_properties p[] = {CL_QUEUE_PROPERTIES,
-                             CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
-                                 CL_QUEUE_PROFILING_ENABLE,
-                             0};
+  cl_queue_properties p[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE, 0};
   return queue_props(f, p);
 }
 static cl_int queue_legacy(fixture *f, cl_context ctx, cl_device_id dev,
@@ -361,8 +367,8 @@ static cl_int queue_info_bad_name(fixture *f) {
 }
 static cl_int queue_info_too_small(fixture *f) {
   return clGetCommandQueueInfo(f->env.queue, CL_QUEUE_PROPERTIES,
-                               sizeof(cl_command_queue_properties) - 1,
-                               f->out, &f->size_ret);
+                               sizeof(cl_command_queue_properties) - 1, f->out,
+                               &f->size_ret);
 }
 static cl_int queue_info_size_host(fixture *f) {
   return clGetCommandQueueInfo(f->env.queue, CL_QUEUE_SIZE, sizeof f->out,
@@ -391,12 +397,13 @@ static cl_int set_queue_property(fixture *f) {
 
 static cl_int buffer(fixture *f, cl_mem_flags flags, size_t size, void *ptr) {
   cl_int err;
-  return ret_mem(f, clCreateBuffer(f->env.context, flags, size, ptr, &err), &err);
+  return ret_mem(f, clCreateBuffer(f->env.context, flags, size, ptr, &err),
+                 &err);
 }
 static cl_int buffer_wrong_context(fixture *f) {
   cl_int err;
-  return ret_mem(
-      f, clCreateBuffer(WRONG_CONTEXT(f), 0, BUF_SIZE, NULL, &err), &err);
+  return ret_mem(f, clCreateBuffer(WRONG_CONTEXT(f), 0, BUF_SIZE, NULL, &err),
+                 &err);
 }
 static cl_int buffer_rw_ro(fixture *f) {
   return buffer(f, CL_MEM_READ_WRITE | CL_MEM_READ_ONLY, BUF_SIZE, NULL);
@@ -455,7 +462,8 @@ static cl_int buffer_props(fixture *f, const cl_mem_properties *props) {
   cl_int err;
   return ret_mem(f,
                  clCreateBufferWithProperties(f->env.context, props, 0,
-                                              BUF_SIZE, NULL, &err), &err);
+                                              BUF_SIZE, NULL, &err),
+                 &err);
 }
 static cl_int buffer_props_unknown(fixture *f) {
   cl_mem_properties p[] = {0x7fff, 1, 0};
@@ -468,16 +476,18 @@ static cl_int buffer_props_empty(fixture *f) {
 static cl_int buffer_props_size_zero(fixture *f) {
   cl_int err;
   return ret_mem(
-      f, clCreateBufferWithProperties(f->env.context, NULL, 0, 0, NULL, &err), &err);
+      f, clCreateBufferWithProperties(f->env.context, NULL, 0, 0, NULL, &err),
+      &err);
 }
 
 static cl_int sub(fixture *f, cl_mem parent, cl_mem_flags flags, size_t origin,
                   size_t size) {
   cl_buffer_region r = {origin, size};
   cl_int err;
-  return ret_mem(f,
-                 clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION,
-                                   &r, &err), &err);
+  return ret_mem(
+      f,
+      clCreateSubBuffer(parent, flags, CL_BUFFER_CREATE_TYPE_REGION, &r, &err),
+      &err);
 }
 static cl_int sub_of_sub(fixture *f) { return sub(f, f->sub_a, 0, 0, 64); }
 static cl_int sub_wrong_handle(fixture *f) {
@@ -523,9 +533,9 @@ static cl_int sub_bad_type(fixture *f) {
 }
 static cl_int sub_null_info(fixture *f) {
   cl_int err;
-  return ret_mem(f,
-                 clCreateSubBuffer(f->buf, 0, CL_BUFFER_CREATE_TYPE_REGION,
-                                   NULL, &err), &err);
+  return ret_mem(
+      f, clCreateSubBuffer(f->buf, 0, CL_BUFFER_CREATE_TYPE_REGION, NULL, &err),
+      &err);
 }
 static cl_int sub_out_of_bounds(fixture *f) {
   return sub(f, f->buf, 0, 0, BUF_SIZE + 1);
@@ -602,8 +612,8 @@ static cl_int source_entry_null(fixture *f) {
 static cl_int binary(fixture *f, cl_uint n, const cl_device_id *devices,
                      const size_t *lengths, const unsigned char **binaries) {
   cl_int status[2] = {SENTINEL_UINT, SENTINEL_UINT}, err;
-  cl_program p = clCreateProgramWithBinary(f->env.context, n, devices,
-                                           lengths, binaries, status, &err);
+  cl_program p = clCreateProgramWithBinary(f->env.context, n, devices, lengths,
+                                           binaries, status, &err);
   /* binary_status reports each device's outcome, failure included. */
   if (err == CL_INVALID_BINARY && status[0] != CL_INVALID_BINARY)
     return ROW_SETUP_FAILED;
@@ -663,40 +673,42 @@ static cl_int binary_corrupted(fixture *f) {
 static cl_int il_program(fixture *f) {
   static const unsigned char spirv[] = {0x03, 0x02, 0x23, 0x07};
   cl_int err;
-  return ret_program(f,
-                     clCreateProgramWithIL(f->env.context, spirv,
-                                           sizeof spirv, &err), &err);
+  return ret_program(
+      f, clCreateProgramWithIL(f->env.context, spirv, sizeof spirv, &err),
+      &err);
 }
 static cl_int il_program_null(fixture *f) {
   cl_int err;
-  return ret_program(
-      f, clCreateProgramWithIL(f->env.context, NULL, 4, &err), &err);
+  return ret_program(f, clCreateProgramWithIL(f->env.context, NULL, 4, &err),
+                     &err);
 }
 static cl_int builtin_kernels(fixture *f) {
   cl_int err;
   return ret_program(f,
                      clCreateProgramWithBuiltInKernels(
-                         f->env.context, 1, &f->env.device, "no_such", &err), &err);
+                         f->env.context, 1, &f->env.device, "no_such", &err),
+                     &err);
 }
 static cl_int builtin_kernels_null_names(fixture *f) {
   cl_int err;
   return ret_program(f,
                      clCreateProgramWithBuiltInKernels(
-                         f->env.context, 1, &f->env.device, NULL, &err), &err);
+                         f->env.context, 1, &f->env.device, NULL, &err),
+                     &err);
 }
 static cl_int builtin_kernels_wrong_device(fixture *f) {
   cl_device_id d = WRONG(cl_device_id, f);
   cl_int err;
-  return ret_program(f,
-                     clCreateProgramWithBuiltInKernels(f->env.context, 1, &d,
-                                                       "no_such", &err), &err);
+  return ret_program(
+      f,
+      clCreateProgramWithBuiltInKernels(f->env.context, 1, &d, "no_such", &err),
+      &err);
 }
 
 /* A fresh program of source src, for rows that change a program. */
 static cl_program fresh(fixture *f, const char *src) {
   cl_int err;
-  cl_program p = clCreateProgramWithSource(f->env.context, 1, &src, NULL,
-                                           &err);
+  cl_program p = clCreateProgramWithSource(f->env.context, 1, &src, NULL, &err);
   return err == CL_SUCCESS ? p : NULL;
 }
 
@@ -730,8 +742,8 @@ static cl_int build_failure_with_log(fixture *f) {
     return ROW_SETUP_FAILED;
   cl_int err = clBuildProgram(p, 0, NULL, "", NULL, NULL);
   char log[4096] = "";
-  clGetProgramBuildInfo(p, f->env.device, CL_PROGRAM_BUILD_LOG, sizeof log,
-                        log, NULL);
+  clGetProgramBuildInfo(p, f->env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
+                        NULL);
   cl_build_status status = CL_BUILD_NONE;
   clGetProgramBuildInfo(p, f->env.device, CL_PROGRAM_BUILD_STATUS,
                         sizeof status, &status, NULL);
@@ -752,9 +764,8 @@ static cl_int build_linked_program_no_options(fixture *f) {
   return clBuildProgram(f->linked, 0, NULL, NULL, NULL, NULL);
 }
 
-static cl_int compile(fixture *f, cl_program p, const char *options,
-                      cl_uint n, const cl_program *headers,
-                      const char **names) {
+static cl_int compile(fixture *f, cl_program p, const char *options, cl_uint n,
+                      const cl_program *headers, const char **names) {
   (void)f;
   return clCompileProgram(p, 0, NULL, options, n, headers, names, NULL, NULL);
 }
@@ -822,12 +833,13 @@ static cl_int compile_binary_program(fixture *f) {
   return err;
 }
 
-static cl_int link_programs(fixture *f, cl_context ctx, const char *options, cl_uint n,
-                   const cl_program *inputs, void *user_data) {
+static cl_int link_programs(fixture *f, cl_context ctx, const char *options,
+                            cl_uint n, const cl_program *inputs,
+                            void *user_data) {
   cl_int err;
-  return ret_program(f,
-                     clLinkProgram(ctx, 0, NULL, options, n, inputs, NULL,
-                                   user_data, &err), &err);
+  return ret_program(
+      f, clLinkProgram(ctx, 0, NULL, options, n, inputs, NULL, user_data, &err),
+      &err);
 }
 static cl_int link_wrong_context(fixture *f) {
   return link_programs(f, WRONG_CONTEXT(f), "", 1, &f->compiled, NULL);
@@ -852,13 +864,15 @@ static cl_int link_user_data(fixture *f) {
   return link_programs(f, f->env.context, "", 1, &f->compiled, f);
 }
 static cl_int link_bad_options(fixture *f) {
-  return link_programs(f, f->env.context, "-cl-no-such-option", 1, &f->compiled, NULL);
+  return link_programs(f, f->env.context, "-cl-no-such-option", 1, &f->compiled,
+                       NULL);
 }
 static cl_int link_null_list(fixture *f) {
   cl_int err;
   return ret_program(f,
-                     clLinkProgram(f->env.context, 1, NULL, "", 1,
-                                   &f->compiled, NULL, NULL, &err), &err);
+                     clLinkProgram(f->env.context, 1, NULL, "", 1, &f->compiled,
+                                   NULL, NULL, &err),
+                     &err);
 }
 static cl_int link_failure(fixture *f) {
   /* A kernel calling a function no unit defines. */
@@ -934,8 +948,8 @@ static cl_int program_release_callback(fixture *f) {
   return clSetProgramReleaseCallback(f->built, never_called_program, NULL);
 }
 static cl_int program_release_callback_wrong(fixture *f) {
-  return clSetProgramReleaseCallback(WRONG(cl_program, f),
-                                     never_called_program, NULL);
+  return clSetProgramReleaseCallback(WRONG(cl_program, f), never_called_program,
+                                     NULL);
 }
 static cl_int spec_constant(fixture *f) {
   cl_int v = 1;
@@ -1048,8 +1062,7 @@ static cl_int kernel_info(fixture *f, cl_kernel k, cl_kernel_info name,
   return clGetKernelInfo(k, name, size, f->out, &f->size_ret);
 }
 static cl_int kernel_info_wrong(fixture *f) {
-  return kernel_info(f, WRONG(cl_kernel, f), CL_KERNEL_NUM_ARGS,
-                     sizeof f->out);
+  return kernel_info(f, WRONG(cl_kernel, f), CL_KERNEL_NUM_ARGS, sizeof f->out);
 }
 static cl_int kernel_info_bad_name(fixture *f) {
   return kernel_info(f, f->k_args, 0x7fff, sizeof f->out);
@@ -1099,20 +1112,18 @@ static cl_int wg_info_bad_name(fixture *f) {
   return wg_info(f, f->k_args, f->env.device, 0x7fff, sizeof f->out);
 }
 static cl_int wg_info_too_small(fixture *f) {
-  return wg_info(f, f->k_args, f->env.device,
-                 CL_KERNEL_COMPILE_WORK_GROUP_SIZE, 2 * sizeof(size_t));
+  return wg_info(f, f->k_args, f->env.device, CL_KERNEL_COMPILE_WORK_GROUP_SIZE,
+                 2 * sizeof(size_t));
 }
 static cl_int wg_info_null_device(fixture *f) {
   /* One device: device may be NULL. */
-  return wg_info(f, f->k_args, NULL, CL_KERNEL_WORK_GROUP_SIZE,
-                 sizeof f->out);
+  return wg_info(f, f->k_args, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof f->out);
 }
 static cl_int sub_group_info(fixture *f) {
   size_t local = 4;
-  return clGetKernelSubGroupInfo(f->k_args, f->env.device,
-                                 CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
-                                 sizeof local, &local, sizeof f->out, f->out,
-                                 &f->size_ret);
+  return clGetKernelSubGroupInfo(
+      f->k_args, f->env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+      sizeof local, &local, sizeof f->out, f->out, &f->size_ret);
 }
 
 const error_row object_rows[] = {
@@ -1157,8 +1168,8 @@ const error_row object_rows[] = {
         device_ids_zero_entries, CL_INVALID_VALUE),
     ROW("clGetDeviceIDs", "both num_devices and devices are NULL",
         device_ids_both_null, CL_INVALID_VALUE),
-    ROW("clGetDeviceIDs", "no device matched device_type (GPU)",
-        device_ids_gpu, CL_DEVICE_NOT_FOUND),
+    ROW("clGetDeviceIDs", "no device matched device_type (GPU)", device_ids_gpu,
+        CL_DEVICE_NOT_FOUND),
     ROW("clGetDeviceIDs", "devices may be NULL (count only)",
         device_ids_count_only, CL_SUCCESS),
     ROW("clGetDeviceInfo", "device is not a valid device",
@@ -1173,10 +1184,10 @@ const error_row object_rows[] = {
         device_info_too_small_array, CL_INVALID_VALUE),
     ROW("clGetDeviceInfo", "param_value may be NULL (size only)",
         device_info_size_only, CL_SUCCESS),
-    ROW("clRetainDevice", "device is not a valid device",
-        retain_device_wrong, CL_INVALID_DEVICE),
-    ROW("clReleaseDevice", "device is not a valid device",
-        release_device_wrong, CL_INVALID_DEVICE),
+    ROW("clRetainDevice", "device is not a valid device", retain_device_wrong,
+        CL_INVALID_DEVICE),
+    ROW("clReleaseDevice", "device is not a valid device", release_device_wrong,
+        CL_INVALID_DEVICE),
     ROW("clCreateSubDevices", "properties valid but not supported by in_device",
         sub_devices_equally, CL_INVALID_VALUE),
     ROW("clCreateSubDevices", "in_device is not a valid device",
@@ -1185,8 +1196,8 @@ const error_row object_rows[] = {
     /* Context. */
     ROW("clCreateContext", "devices is NULL", context_null_devices,
         CL_INVALID_VALUE),
-    ROW("clCreateContext", "num_devices is equal to zero",
-        context_zero_devices, CL_INVALID_VALUE),
+    ROW("clCreateContext", "num_devices is equal to zero", context_zero_devices,
+        CL_INVALID_VALUE),
     ROW("clCreateContext", "pfn_notify is NULL and user_data is not NULL",
         context_user_data_without_notify, CL_INVALID_VALUE),
     ROW("clCreateContext", "any device in devices is not a valid device",
@@ -1244,11 +1255,11 @@ const error_row object_rows[] = {
         "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE (not valid)",
         queue_default_without_on_device, CL_INVALID_VALUE),
     ROW("clCreateCommandQueueWithProperties",
-        "valid but not supported by device (on-device queue)",
-        queue_on_device, CL_INVALID_QUEUE_PROPERTIES),
+        "valid but not supported by device (on-device queue)", queue_on_device,
+        CL_INVALID_QUEUE_PROPERTIES),
     ROW("clCreateCommandQueueWithProperties",
-        "CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE (not valid)",
-        queue_size_host, CL_INVALID_VALUE),
+        "CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE (not valid)", queue_size_host,
+        CL_INVALID_VALUE),
     ROW("clCreateCommandQueueWithProperties",
         "out-of-order and profiling are supported",
         queue_out_of_order_profiling, CL_SUCCESS),
@@ -1266,8 +1277,9 @@ const error_row object_rows[] = {
         release_queue_wrong, CL_INVALID_COMMAND_QUEUE),
     ROW("clGetCommandQueueInfo", "command_queue is not a valid command-queue",
         queue_info_wrong, CL_INVALID_COMMAND_QUEUE),
-    ROW("clGetCommandQueueInfo", "param_name is not one of the supported values",
-        queue_info_bad_name, CL_INVALID_VALUE),
+    ROW("clGetCommandQueueInfo",
+        "param_name is not one of the supported values", queue_info_bad_name,
+        CL_INVALID_VALUE),
     ROW("clGetCommandQueueInfo", "param_value_size < size of the return type",
         queue_info_too_small, CL_INVALID_VALUE),
     ROW("clGetCommandQueueInfo",
@@ -1380,8 +1392,9 @@ const error_row object_rows[] = {
         mem_info_too_small, CL_INVALID_VALUE),
     ROW("clSetMemObjectDestructorCallback", "pfn_notify is NULL",
         mem_destructor_null, CL_INVALID_VALUE),
-    ROW("clSetMemObjectDestructorCallback", "memobj is not a valid memory object",
-        mem_destructor_wrong, CL_INVALID_MEM_OBJECT),
+    ROW("clSetMemObjectDestructorCallback",
+        "memobj is not a valid memory object", mem_destructor_wrong,
+        CL_INVALID_MEM_OBJECT),
 
     /* Programs. */
     ROW("clCreateProgramWithSource", "context is not a valid context",
@@ -1392,10 +1405,10 @@ const error_row object_rows[] = {
         CL_INVALID_VALUE),
     ROW("clCreateProgramWithSource", "an entry in strings is NULL",
         source_entry_null, CL_INVALID_VALUE),
-    ROW("clCreateProgramWithBinary", "device_list is NULL",
-        binary_null_devices, CL_INVALID_VALUE),
-    ROW("clCreateProgramWithBinary", "num_devices is zero",
-        binary_zero_devices, CL_INVALID_VALUE),
+    ROW("clCreateProgramWithBinary", "device_list is NULL", binary_null_devices,
+        CL_INVALID_VALUE),
+    ROW("clCreateProgramWithBinary", "num_devices is zero", binary_zero_devices,
+        CL_INVALID_VALUE),
     ROW("clCreateProgramWithBinary", "a device is not of context",
         binary_wrong_device, CL_INVALID_DEVICE),
     ROW("clCreateProgramWithBinary", "lengths is NULL", binary_null_lengths,
@@ -1410,8 +1423,9 @@ const error_row object_rows[] = {
         binary_garbage, CL_INVALID_BINARY),
     ROW("clCreateProgramWithBinary", "an invalid program binary (truncated)",
         binary_truncated, CL_INVALID_BINARY),
-    ROW("clCreateProgramWithBinary", "an invalid program binary (a bit flipped)",
-        binary_corrupted, CL_INVALID_BINARY),
+    ROW("clCreateProgramWithBinary",
+        "an invalid program binary (a bit flipped)", binary_corrupted,
+        CL_INVALID_BINARY),
     ROW("clCreateProgramWithIL", "no device in context supports IL programs",
         il_program, CL_INVALID_OPERATION),
     ROW2("clCreateProgramWithIL", "il is NULL", il_program_null,
@@ -1440,16 +1454,18 @@ const error_row object_rows[] = {
         build_kernels_attached, CL_INVALID_OPERATION),
     ROW("clBuildProgram", "program not created from source/IL/binary (link)",
         build_linked_program, CL_INVALID_OPERATION),
-    ROW("clBuildProgram", "program not created from source/IL/binary (link, "
+    ROW("clBuildProgram",
+        "program not created from source/IL/binary (link, "
         "no options)",
         build_linked_program_no_options, CL_INVALID_OPERATION),
     ROW("clCompileProgram", "program is not a valid program object",
         compile_wrong_program, CL_INVALID_PROGRAM),
     ROW("clCompileProgram", "device_list is NULL and num_devices > 0",
         compile_null_list, CL_INVALID_VALUE),
-    ROW("clCompileProgram", "a device is not of program",
-        compile_wrong_device, CL_INVALID_DEVICE),
-    ROW("clCompileProgram", "num_input_headers 0, header_include_names not NULL",
+    ROW("clCompileProgram", "a device is not of program", compile_wrong_device,
+        CL_INVALID_DEVICE),
+    ROW("clCompileProgram",
+        "num_input_headers 0, header_include_names not NULL",
         compile_names_without_count, CL_INVALID_VALUE),
     ROW("clCompileProgram", "num_input_headers 0, input_headers not NULL",
         compile_headers_without_count, CL_INVALID_VALUE),
@@ -1467,8 +1483,8 @@ const error_row object_rows[] = {
         compile_kernels_attached, CL_INVALID_OPERATION),
     ROW("clCompileProgram", "program has no source (made from a binary)",
         compile_binary_program, CL_INVALID_OPERATION),
-    ROW("clLinkProgram", "context is not a valid context",
-        link_wrong_context, CL_INVALID_CONTEXT),
+    ROW("clLinkProgram", "context is not a valid context", link_wrong_context,
+        CL_INVALID_CONTEXT),
     ROW("clLinkProgram", "num_input_programs is zero", link_zero_inputs,
         CL_INVALID_VALUE),
     ROW("clLinkProgram", "input_programs is NULL", link_null_inputs,
@@ -1507,8 +1523,9 @@ const error_row object_rows[] = {
         build_info_wrong_program, CL_INVALID_PROGRAM),
     ROW("clGetProgramBuildInfo", "device is not of program",
         build_info_wrong_device, CL_INVALID_DEVICE),
-    ROW("clGetProgramBuildInfo", "param_name is not one of the supported values",
-        build_info_bad_name, CL_INVALID_VALUE),
+    ROW("clGetProgramBuildInfo",
+        "param_name is not one of the supported values", build_info_bad_name,
+        CL_INVALID_VALUE),
     ROW("clGetProgramBuildInfo", "param_value_size < size of the return type",
         build_info_too_small, CL_INVALID_VALUE),
     ROW("clRetainProgram", "program is not a valid program object",
@@ -1601,8 +1618,9 @@ const error_row object_rows[] = {
     ROW("clGetKernelWorkGroupInfo",
         "param_name is not one of the supported values", wg_info_bad_name,
         CL_INVALID_VALUE),
-    ROW("clGetKernelWorkGroupInfo", "param_value_size < size of the return type",
-        wg_info_too_small, CL_INVALID_VALUE),
+    ROW("clGetKernelWorkGroupInfo",
+        "param_value_size < size of the return type", wg_info_too_small,
+        CL_INVALID_VALUE),
     ROW("clGetKernelWorkGroupInfo", "device may be NULL with one device",
         wg_info_null_device, CL_SUCCESS),
     ROW("clGetKernelSubGroupInfo", "device does not support sub-groups",

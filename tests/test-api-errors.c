@@ -32,9 +32,7 @@ void CL_CALLBACK never_called_program(cl_program p, void *data) {
   fprintf(stderr, "a program callback of a failed call ran\n");
   test_failures++;
 }
-void CL_CALLBACK never_called_mem(cl_mem m, void *data) {
-  (void)m, (void)data;
-}
+void CL_CALLBACK never_called_mem(cl_mem m, void *data) { (void)m, (void)data; }
 void CL_CALLBACK never_called_context(cl_context c, void *data) {
   (void)c, (void)data;
 }
@@ -96,8 +94,8 @@ static cl_mem make_buffer(cl_context ctx, cl_mem_flags flags) {
 static cl_mem make_sub(cl_mem parent, size_t origin, size_t size) {
   cl_int err;
   cl_buffer_region r = {origin, size};
-  cl_mem m = clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r,
-                               &err);
+  cl_mem m =
+      clCreateSubBuffer(parent, 0, CL_BUFFER_CREATE_TYPE_REGION, &r, &err);
   REQUIRE_OK(err);
   return m;
 }
@@ -161,8 +159,8 @@ static void setup_programs(fixture *f) {
            CL_BUILD_PROGRAM_FAILURE);
   f->compiled = make_compiled(ctx, unit_source);
   cl_int err;
-  f->linked = clLinkProgram(ctx, 0, NULL, "", 1, &f->compiled, NULL, NULL,
-                            &err);
+  f->linked =
+      clLinkProgram(ctx, 0, NULL, "", 1, &f->compiled, NULL, NULL, &err);
   REQUIRE_OK(err);
   f->uniform = test_build(&f->env, kernel_source,
                           "-cl-std=CL3.0 -cl-uniform-work-group-size");
@@ -172,8 +170,8 @@ static void setup_programs(fixture *f) {
   REQUIRE_OK(clGetProgramInfo(f->built, CL_PROGRAM_BINARY_SIZES,
                               sizeof f->binary_size, &f->binary_size, NULL));
   f->binary = malloc(f->binary_size);
-  REQUIRE_OK(clGetProgramInfo(f->built, CL_PROGRAM_BINARIES,
-                              sizeof f->binary, &f->binary, NULL));
+  REQUIRE_OK(clGetProgramInfo(f->built, CL_PROGRAM_BINARIES, sizeof f->binary,
+                              &f->binary, NULL));
 }
 
 static void setup_kernels(fixture *f) {
@@ -220,12 +218,12 @@ static void teardown(fixture *f) {
                          f->k_info};
   for (size_t i = 0; i < sizeof kernels / sizeof kernels[0]; i++)
     REQUIRE_OK(clReleaseKernel(kernels[i]));
-  cl_program programs[] = {f->built,    f->unbuilt,  f->build_failed,
-                           f->compiled, f->linked,   f->uniform,
+  cl_program programs[] = {f->built,    f->unbuilt,      f->build_failed,
+                           f->compiled, f->linked,       f->uniform,
                            f->arg_info, f->other_header, f->other_compiled};
   for (size_t i = 0; i < sizeof programs / sizeof programs[0]; i++)
     REQUIRE_OK(clReleaseProgram(programs[i]));
-  cl_mem mems[] = {f->sub_a,   f->sub_b,     f->buf,       f->buf_b,
+  cl_mem mems[] = {f->sub_a,     f->sub_b,     f->buf,     f->buf_b,
                    f->kernel_ro, f->kernel_wo, f->host_ro, f->host_wo,
                    f->host_none, f->other_buf};
   test_release_buffers(mems, (int)(sizeof mems / sizeof mems[0]));
