@@ -5,6 +5,7 @@
 #include "info.h"
 #include "platform.h"
 #include "queue.h"
+#include <sched.h>
 #include <stdlib.h>
 
 static const cl_command_queue_properties supported_properties =
@@ -174,13 +175,70 @@ static bool queue_idle(cl_command_queue q) {
   return atomic_load_explicit(&q->outstanding, memory_order_acquire) == 0;
 }
 
-/* Polls for up to RT_SPIN_NS until q is idle or a command was pushed
+/* What clFinish waits for: the commands enqueued on q before the call,
+ * as a few events (retained) that complete only once all of those have.
+ * In order: the newest command. Out of order: every incomplete command,
+ * or, when there are more than FINISH_INLINE, a marker without a wait
+ * list (it waits for all of them). With none of these (out of memory for
+ * the marker) it waits for q to be idle. */
+#define FINISH_INLINE 8
+typedef struct finish_set {
+  cl_event ev[FINISH_INLINE];
+  unsigned n, first;             /* ev[first..n) may be incomplete */
+  bool idle;                     /* wait for q to be idle instead */
+} finish_set;
+
+/* Fills s for q; the queue lock is taken here. */
+static void finish_target(cl_command_queue q, finish_set *s) {
+  s->n = s->first = 0;
+  s->idle = false;
+  unsigned live = 0;
+  pthread_mutex_lock(&q->lock);
+  if (rt_queue_in_order(q)) {
+    if (q->last)
+      s->ev[s->n++] = q->last;
+  } else {
+    /* A command stays in the live list, holding its ready path's
+     * reference, until it has completed: retaining it here is safe. */
+    for (cl_event e = q->live; e; e = e->live_next)
+      if (live++ < FINISH_INLINE)
+        s->ev[s->n++] = e;
+  }
+  if (live <= FINISH_INLINE)
+    for (unsigned i = 0; i < s->n; i++)
+      rt_retain(s->ev[i]);
+  pthread_mutex_unlock(&q->lock);
+  if (live <= FINISH_INLINE)
+    return;
+  s->n = 0;
+  cl_int err;
+  cl_event m = rt_command_create(q, CL_COMMAND_MARKER, 0, NULL, &err);
+  if (!m) {
+    s->idle = true;
+    return;
+  }
+  m->wait_all = true;
+  rt_command_submit(m, false, &s->ev[s->n++]);
+}
+
+/* True when clFinish may return: every event of s has completed (those
+ * that have are skipped from then on), or q is idle. */
+static bool finish_done(cl_command_queue q, finish_set *s) {
+  if (s->idle)
+    return queue_idle(q);
+  while (s->first < s->n && rt_event_is_done(s->ev[s->first]))
+    s->first++;
+  return s->first == s->n;
+}
+
+/* Polls for up to RT_SPIN_NS until finish_done or a command was pushed
  * since push sequence seq; true if either happened. */
-static bool spin_for_queue(cl_command_queue q, unsigned seq) {
+static bool spin_for_finish(cl_command_queue q, finish_set *s,
+                            unsigned seq) {
   cl_ulong deadline = rt_now_ns() + RT_SPIN_NS;
   for (;;) {
     for (int i = 0; i < 32; i++) {
-      if (queue_idle(q) || rt_executor_push_seq() != seq)
+      if (finish_done(q, s) || rt_executor_push_seq() != seq)
         return true;
       rt_cpu_relax();
     }
@@ -189,14 +247,44 @@ static bool spin_for_queue(cl_command_queue q, unsigned seq) {
   }
 }
 
+/* Sleeps until the first incomplete event of s completes (or q is idle). */
+static void sleep_for_finish(cl_command_queue q, finish_set *s) {
+  if (finish_done(q, s))
+    return;
+  cl_event t = s->idle ? NULL : s->ev[s->first];
+  pthread_mutex_t *lock = t ? &t->lock : &q->lock;
+  pthread_cond_t *cond = t ? &t->done : &q->idle;
+  pthread_mutex_lock(lock);
+  while (t ? !rt_event_is_done(t) : !queue_idle(q))
+    pthread_cond_wait(cond, lock);
+  pthread_mutex_unlock(lock);
+}
+
+/* Waits until the callbacks of s's events have run, and drops them.
+ * clFinish has always returned after them; callbacks of commands before
+ * these ran before their dependents could start. */
+static void finish_release(finish_set *s) {
+  for (unsigned i = 0; i < s->n; i++) {
+    while (!atomic_load_explicit(&s->ev[i]->retired, memory_order_acquire))
+      sched_yield();
+    rt_event_release(s->ev[i]);
+  }
+}
+
 cl_int CL_API_CALL clFinish(cl_command_queue q) {
   RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  if (queue_idle(q))
+    return CL_SUCCESS;
   rt_retain(q);
   rt_executor_drain_begin();
+  /* Only commands enqueued before this call count: waiting for q to be
+   * idle never ended while other threads kept enqueueing on it. */
+  finish_set s;
+  finish_target(q, &s);
   /* Runs q's ready commands on this thread (no wake-up for the common
    * enqueue-then-finish), spins a little while an executor runs them,
    * then sleeps. */
-  while (!queue_idle(q)) {
+  while (!finish_done(q, &s)) {
     unsigned seq = rt_executor_push_seq();
     cl_event run = rt_executor_take(q, NULL, NULL, 0);
     if (run) {
@@ -204,13 +292,11 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
       continue;
     }
     rt_executor_flush(); /* what is left is someone else's to run */
-    if (spin_for_queue(q, seq))
+    if (spin_for_finish(q, &s, seq))
       continue; /* progress: look again */
-    pthread_mutex_lock(&q->lock);
-    while (!queue_idle(q))
-      pthread_cond_wait(&q->idle, &q->lock);
-    pthread_mutex_unlock(&q->lock);
+    sleep_for_finish(q, &s);
   }
+  finish_release(&s);
   rt_executor_drain_end();
   clReleaseCommandQueue(q);
   return CL_SUCCESS;

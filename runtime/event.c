@@ -335,6 +335,7 @@ bool rt_event_set_status(cl_event ev, cl_int status) {
     ev->num_dependents = 0;
     if (ev->queue)
       rt_queue_command_done(ev->queue, ev);
+    atomic_store_explicit(&ev->retired, true, memory_order_release);
   }
   rt_event_release(ev);
   return true;

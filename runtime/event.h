@@ -47,6 +47,9 @@ struct _cl_event {
                                         (atomic: no lock nests in another
                                         event's) */
   _Atomic bool dep_failed;           /* a dependency ended in error */
+  _Atomic bool retired;              /* final status, callbacks run and
+                                        the queue told (clFinish waits
+                                        for this) */
   cl_event *dependents;              /* events waiting for this one:
                                         dep_inline or a heap array (kept
                                         when the event is recycled) */
