@@ -202,12 +202,42 @@ static void executor_start(void) {
   pthread_mutex_unlock(&executor_lock);
 }
 
+/* With no executor thread (none could be created: RLIMIT_NPROC, no
+ * memory for stacks), commands run on the thread that pushes them. One
+ * that becomes ready while this thread already runs such a command (its
+ * completion releases its dependents) waits in a per-thread list until
+ * that command returns, so a chain of N dependent commands runs in a
+ * loop: run in place, each completion nested the next command's run, and
+ * an in-order chain of 200,000 commands overflowed the stack (SIGSEGV). */
+static _Thread_local cl_event inline_head, inline_tail;
+static _Thread_local bool inline_running;
+
+static void run_inline(cl_event ev) {
+  ev->next_ready = NULL;
+  if (inline_tail)
+    inline_tail->next_ready = ev;
+  else
+    inline_head = ev;
+  inline_tail = ev;
+  if (inline_running)
+    return; /* the loop below, further up this thread's stack, runs it */
+  inline_running = true;
+  while ((ev = inline_head)) {
+    inline_head = ev->next_ready;
+    if (!inline_head)
+      inline_tail = NULL;
+    ev->next_ready = NULL;
+    rt_command_execute(ev);
+  }
+  inline_running = false;
+}
+
 void rt_executor_push(cl_event ev) {
   pthread_once(&executor_once, executor_start);
   pthread_mutex_lock(&executor_lock);
-  if (!num_executors) { /* defensive: no thread, run it here */
+  if (!num_executors) {
     pthread_mutex_unlock(&executor_lock);
-    rt_command_execute(ev);
+    run_inline(ev);
     return;
   }
   ev->next_ready = NULL;
