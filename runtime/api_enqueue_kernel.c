@@ -216,12 +216,16 @@ static cl_int ndrange_run(cl_event ev) {
   if (c->kernel->info->uses_printf &&
       !(c->launch.printf_buffer = rt_printf_buffer_create()))
     return CL_OUT_OF_HOST_MEMORY;
-  sched_run(&c->job);
+  int ran = sched_run(&c->job);
   rt_printf_flush(c->launch.printf_buffer);
   c->launch.printf_buffer = NULL;
-  /* CL_OUT_OF_RESOURCES: a failure to allocate resources on the device,
-   * here a work-item stack that overflowed, or (bounds-checked kernels)
-   * an access outside its object, skipped (as devices report faults). */
+  /* CL_OUT_OF_RESOURCES: a failure to allocate resources on the device:
+   * a worker pool that could not be started (no address space for its
+   * local memory blocks), which ran nothing; a work-item stack that
+   * overflowed; or (bounds-checked kernels) an access outside its object,
+   * skipped (as devices report faults). */
+  if (ran != 0)
+    return CL_OUT_OF_RESOURCES;
   if (c->launch.bounds && rt_bounds_report(c->kernel, &c->launch))
     return CL_OUT_OF_RESOURCES;
   return atomic_load(&c->failed) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;

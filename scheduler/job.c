@@ -209,24 +209,29 @@ static void run_single(const sched_job *job) {
   slot_release(slot);
 }
 
-/* Runs every group of job and returns when all have finished. May be
- * called from several threads at once; the calling thread runs groups
- * too (see pool.c). Preconditions: every num_groups entry >= 1,
- * local_mem_size <= sched_max_local_mem(). Allocates nothing. */
-void sched_run(const sched_job *job) {
+/* Runs every group of job and returns 0 when all have finished, -1 if
+ * the pool could not be started. May be called from several threads at
+ * once; the calling thread runs groups too (see pool.c). Preconditions:
+ * every num_groups entry >= 1, local_mem_size <= sched_max_local_mem().
+ * Allocates nothing once the pool runs. */
+int sched_run(const sched_job *job) {
   assert(job->local_mem_size <= SCHED_LOCAL_MEM_SIZE);
+  /* The pool starts at the device's first use and, if that failed (no
+   * address space for the local memory blocks), at each run until it
+   * succeeds. This used to return as if every group had run: the runtime
+   * never checked sched_init, so a kernel "completed" without running. */
   if (sched_init(0) < 0)
-    return; /* defensive: the runtime checks sched_init at start-up */
+    return -1;
   sched_task t;
   t.job = *job;
   t.nx = job->num_groups[0];
   t.nxy = t.nx * job->num_groups[1];
   t.total = t.nxy * job->num_groups[2];
   if (t.total == 0)
-    return;
+    return 0;
   if (t.total == 1 && sched_g.caller_helps) {
     run_single(job);
-    return;
+    return 0;
   }
   t.workers = sched_g.num_workers;
   atomic_init(&t.next, 0);
@@ -240,4 +245,5 @@ void sched_run(const sched_job *job) {
   if (sched_g.caller_helps)
     caller_help(&t);
   task_wait(&t);
+  return 0;
 }

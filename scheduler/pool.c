@@ -244,8 +244,16 @@ static int start_pool(unsigned num_threads) {
 
   atomic_store(&p->stop, false);
   p->threads = calloc(nthreads ? nthreads : 1, sizeof *p->threads);
-  if (!p->threads || map_local_mem(nthreads) < 0)
+  if (!p->threads)
     goto out_free;
+  if (map_local_mem(nthreads) < 0) {
+    /* No room for every worker's local memory: the callers' blocks alone
+     * (SCHED_CALLER_SLOTS of them) still make a working, smaller device
+     * when callers run groups. */
+    if (!p->caller_helps || map_local_mem(0) < 0)
+      goto out_free;
+    nthreads = 0;
+  }
   p->num_threads = start_threads(nthreads, ncores ? ncores : 1, type);
   if (p->num_threads < nthreads && !p->caller_helps) {
     /* Defensive: a sleeping caller needs workers; with too few, it helps
@@ -267,7 +275,7 @@ out_free:
 
 /* Starts the pool (idempotent, thread-safe). num_threads 0 means one per
  * core, or SKEIN_NUM_THREADS if set. Returns 0, or -1 if the pool could
- * not be set up (then sched_run must not be called). The calling thread
+ * not be set up (then sched_run fails; a later call tries again). The calling thread
  * counts as one worker, so with N compute units N-1 threads start. */
 int sched_init(unsigned num_threads) {
   if (atomic_load_explicit(&started, memory_order_acquire))

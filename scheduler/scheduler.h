@@ -21,9 +21,10 @@ typedef struct sched_job {
 
 /* Starts the pool (idempotent, thread-safe). num_threads 0 means one per
  * core, or SKEIN_NUM_THREADS if set. Returns 0, or -1 if the pool could not
- * be set up (no memory for the local memory blocks); the runtime checks
- * this once at start-up. The thread calling sched_run() runs groups too,
- * so threads that fail to start only lower sched_num_workers(). */
+ * be set up (no memory even for the callers' local memory blocks); a
+ * later call tries again. The thread calling sched_run() runs groups too,
+ * so threads that fail to start, or whose local memory cannot be had,
+ * only lower sched_num_workers(). */
 int sched_init(unsigned num_threads);
 
 /* Number of compute units (>= 1): background workers plus the calling
@@ -35,12 +36,14 @@ unsigned sched_num_workers(void);
  * the compiler's own per-group scratch. */
 size_t sched_max_local_mem(void);
 
-/* Runs every group of job and returns when all have finished. May be
+/* Runs every group of job and returns 0 when all have finished, or -1
+ * at once, having run none, if the pool could not be started (sched_init
+ * failed: the caller must fail the work, not report it done). May be
  * called from several threads at once; the calling thread runs groups
- * too (unless SKEIN_SCHED_CALLER=sleep, see pool.c). Never
- * allocates. Preconditions: local_mem_size <= sched_max_local_mem(); not
- * called from inside a group function. *job may be reused on return. */
-void sched_run(const sched_job *job);
+ * too (unless SKEIN_SCHED_CALLER=sleep, see pool.c). Never allocates once
+ * the pool runs. Preconditions: local_mem_size <= sched_max_local_mem();
+ * not called from inside a group function. *job may be reused on return. */
+int sched_run(const sched_job *job);
 
 /* Pins the calling thread to the cores the pool leaves to its callers
  * (those no background worker is bound to; core 0 on a machine with one
