@@ -69,7 +69,7 @@ static unsigned nap_seq;            /* push_seq when the last nap began */
 static unsigned idle_naps;          /* naps in a row that saw no push */
 static unsigned num_executors;      /* started; 0: run pushes inline */
 
-static _Thread_local unsigned draining; /* drain_begin nesting depth */
+static RT_TLS unsigned draining; /* drain_begin nesting depth */
 
 /* Wakes one waiting executor if no executor will look at the list soon
  * by itself. lazy: a napper counts as looking. executor_lock held. */
@@ -209,8 +209,8 @@ static void executor_start(void) {
  * that command returns, so a chain of N dependent commands runs in a
  * loop: run in place, each completion nested the next command's run, and
  * an in-order chain of 200,000 commands overflowed the stack (SIGSEGV). */
-static _Thread_local cl_event inline_head, inline_tail;
-static _Thread_local bool inline_running;
+static RT_TLS cl_event inline_head, inline_tail;
+static RT_TLS bool inline_running;
 
 static void run_inline(cl_event ev) {
   ev->next_ready = NULL;

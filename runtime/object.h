@@ -58,6 +58,16 @@ bool rt_release_last(void *handle);
 /* Reference count, for the *_REFERENCE_COUNT info queries. */
 unsigned rt_refcount(const void *handle);
 
+/* Thread-local storage of the runtime. libskein.so is dlopen'ed by the
+ * ICD loader, so its TLS would be dynamic: glibc allocates a thread's
+ * block on the thread's first access, and when that malloc fails it ends
+ * the process ("cannot allocate memory for thread-local data", exit 127),
+ * which a worker or application thread reaching Skein's TLS for the first
+ * time with memory exhausted did. The initial-exec model puts the block
+ * in the static TLS every thread gets when it is created (Skein's is a
+ * few dozen bytes, well within glibc's reserve for dlopen'ed modules). */
+#define RT_TLS _Thread_local __attribute__((tls_model("initial-exec")))
+
 /* Debug channel: SKEIN_DEBUG=1 prints why an API call failed. */
 void rt_debug(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

@@ -89,7 +89,7 @@ typedef struct fiber_pool {
                                   last sched_fiber_take_error */
 } fiber_pool;
 
-static __thread fiber_pool pool;
+static SCHED_TLS fiber_pool pool;
 
 /* The largest stack one work-item may ask for (a kernel with a bigger
  * private array fails with CL_OUT_OF_RESOURCES instead of mapping
@@ -358,7 +358,7 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
 }
 
 /* The calling thread's own stack, [lo, hi): found once per thread. */
-static __thread const char *thread_stack_lo, *thread_stack_hi;
+static SCHED_TLS const char *thread_stack_lo, *thread_stack_hi;
 
 static void thread_stack(const char **lo, const char **hi) {
   if (!thread_stack_hi) {

@@ -21,6 +21,11 @@
  * themselves. More concurrent callers than this wait for a free block. */
 #define SCHED_CALLER_SLOTS 4
 
+/* Thread-local storage of the scheduler: initial-exec, like the runtime's
+ * RT_TLS (runtime/object.h), so that no thread's first access allocates
+ * (a failed lazy TLS allocation ends the process). */
+#define SCHED_TLS __thread __attribute__((tls_model("initial-exec")))
+
 /* Guided chunking: a claim takes remaining / (SCHED_CHUNK_K * workers). */
 #define SCHED_CHUNK_K 2
 
