@@ -1,0 +1,28 @@
+# The kernel tests again in the other execution modes (issue 13): each of
+# them checks its kernels against host references, so run in fiber mode,
+# in plain loop mode (no region mode) and with LLVM's vectorisers off
+# they check those forms too, beside the default one the plain entry
+# runs (test-printf is left out: it checks which mode each kernel took).
+# Labelled mode-variants: the sanitizer stages of .ci/test skip
+# them (the release stage runs them; test-modes-diff runs in every stage).
+set(SKEIN_MODE_VARIANT_TESTS
+  kernels barriers kernel-loops kernel-vector-loops kernel-types region
+  collectives collectives-half uniform-arith int-division
+  builtins-async builtins-atomics builtins-atomics-c11 builtins-common
+  builtins-integer generic-as program-globals)
+set(SKEIN_MODE_VARIANTS "fiber:SKEIN_MODE=fiber" "loop:SKEIN_MODE=loop"
+    "scalar:SKEIN_VECTORIZE=0")
+foreach(topic ${SKEIN_MODE_VARIANT_TESTS})
+  if(NOT TARGET test-${topic})
+    continue()
+  endif()
+  foreach(variant ${SKEIN_MODE_VARIANTS})
+    string(REPLACE ":" ";" parts ${variant})
+    list(GET parts 0 name)
+    list(GET parts 1 setting)
+    add_test(NAME ${topic}@${name} COMMAND test-${topic})
+    set_tests_properties(${topic}@${name} PROPERTIES
+      ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;${setting}"
+      TIMEOUT 1800 LABELS mode-variants)
+  endforeach()
+endforeach()
