@@ -101,10 +101,30 @@ static SCHED_TLS fiber_pool pool;
 static pthread_key_t pool_key;
 static pthread_once_t pool_key_once = PTHREAD_ONCE_INIT;
 
+/* Clears ASan's poison from fiber stack memory [p, p + len): frames
+ * left on a stack (a group abandoned mid-run) keep their redzones
+ * poisoned, and this libasan does not clear shadow at munmap or mmap, so
+ * memory mapped there later (a header Clang maps, say) read as a
+ * stack-buffer-underflow. */
+static void stacks_unpoison(char *p, size_t len) {
+#if FIBER_ASAN
+  __asan_unpoison_memory_region(p, len);
+#else
+  (void)p;
+  (void)len;
+#endif
+}
+
+/* Unmaps the pool's stacks. */
+static void stacks_unmap(void) {
+  stacks_unpoison(pool.stacks, (size_t)pool.count * pool.stride);
+  munmap(pool.stacks, (size_t)pool.count * pool.stride);
+}
+
 static void pool_free(void *unused) {
   (void)unused;
   if (pool.stacks)
-    munmap(pool.stacks, (size_t)pool.count * pool.stride);
+    stacks_unmap();
   free(pool.items);
   free(pool.collective);
   if (pool.altstack) {
@@ -211,7 +231,7 @@ static bool pool_reserve(unsigned n, size_t stack_size) {
   if (pool.stacks && pool.count >= n && pool.stride >= stride)
     return true;
   if (pool.stacks)
-    munmap(pool.stacks, pool.count * pool.stride);
+    stacks_unmap();
   if (n < pool.count)
     n = pool.count;
   if (stride < pool.stride)
@@ -231,22 +251,28 @@ static bool pool_reserve(unsigned n, size_t stack_size) {
   return true;
 }
 
-/* Sanitizer bookkeeping around a switch from one stack to another. */
+#if FIBER_ASAN
+/* The stack a switch goes to, for ASan: a fiber's, or the worker's. */
+static const void *asan_bottom(const fiber_run *r, const fiber_item *to) {
+  return to ? r->stack_base + to->index * r->stack_stride +
+                  r->stack_stride - r->stack_size
+            : r->main_bottom;
+}
+
+static size_t asan_size(const fiber_run *r, const fiber_item *to) {
+  return to ? r->stack_size : r->main_size;
+}
+#endif
+
+/* Switches from a fiber that is resumed later, with the sanitizers'
+ * bookkeeping. */
 static void switch_to(fiber_run *r, sched_fiber_ctx *from,
-                      const fiber_item *to_item, bool from_dies) {
+                      const fiber_item *to_item) {
   const sched_fiber_ctx *to = to_item ? &to_item->ctx : &r->main;
 #if FIBER_ASAN
   void *fake = NULL;
-  const void *bottom = r->main_bottom;
-  size_t size = r->main_size;
-  if (to_item) {
-    bottom = r->stack_base + to_item->index * r->stack_stride +
-             r->stack_stride - r->stack_size;
-    size = r->stack_size;
-  }
-  __sanitizer_start_switch_fiber(from_dies ? NULL : &fake, bottom, size);
-#else
-  (void)from_dies;
+  __sanitizer_start_switch_fiber(&fake, asan_bottom(r, to_item),
+                                 asan_size(r, to_item));
 #endif
 #if FIBER_TSAN
   __tsan_switch_to_fiber(to_item ? to_item->tsan_fiber : r->tsan_main, 0);
@@ -255,6 +281,23 @@ static void switch_to(fiber_run *r, sched_fiber_ctx *from,
 #if FIBER_ASAN
   __sanitizer_finish_switch_fiber(fake, NULL, NULL);
 #endif
+}
+
+/* Switches away from a fiber whose work-item has returned, for good.
+ * Unlike switch_to it has no local whose address is taken: ASan poisons
+ * the redzones around such a local on entry and clears them on return,
+ * which this call never does, so the poison stayed on the stack. */
+static void switch_away(fiber_run *r, sched_fiber_ctx *from,
+                        const fiber_item *to_item) {
+  const sched_fiber_ctx *to = to_item ? &to_item->ctx : &r->main;
+#if FIBER_ASAN
+  __sanitizer_start_switch_fiber(NULL, asan_bottom(r, to_item),
+                                 asan_size(r, to_item));
+#endif
+#if FIBER_TSAN
+  __tsan_switch_to_fiber(to_item ? to_item->tsan_fiber : r->tsan_main, 0);
+#endif
+  sched_fiber_switch(from, to);
 }
 
 /* The next work-item to run after item i, skipping those that returned;
@@ -280,7 +323,7 @@ static void fiber_main(void *arg) {
   /* The last to return wakes the worker; others pass the baton on. A
    * finished fiber is never resumed. */
   fiber_item *next = r->remaining ? next_item(r, self->index) : NULL;
-  switch_to(r, &self->ctx, next, true);
+  switch_away(r, &self->ctx, next);
 }
 
 static void fiber_barrier(skein_group *g) {
@@ -288,7 +331,7 @@ static void fiber_barrier(skein_group *g) {
   fiber_run *r = self->run;
   fiber_item *next = next_item(r, self->index);
   if (next) /* NULL only if every other work-item has returned */
-    switch_to(r, &self->ctx, next, false);
+    switch_to(r, &self->ctx, next);
 }
 
 /* Linear local id i as (x, y, z), x fastest. */
@@ -346,9 +389,11 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
 #if FIBER_ASAN
     __sanitizer_finish_switch_fiber(NULL, NULL, NULL);
 #endif
+    /* Its fibers' frames are left mid-call, redzones poisoned. */
+    stacks_unpoison(r.stack_base, (size_t)r.n * r.stack_stride);
   } else {
     pool.running = &r;
-    switch_to(&r, &r.main, &r.items[0], false);
+    switch_to(&r, &r.main, &r.items[0]);
     pool.running = NULL;
   }
 #if FIBER_TSAN
