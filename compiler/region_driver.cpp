@@ -8,6 +8,7 @@
 
 #include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -108,6 +109,32 @@ static MDNode *mark_parallel_accesses(Function *fn) {
   return group;
 }
 
+// How many vectors of work-items a region's loop should interleave: a
+// long arithmetic body (clpeak's) is one dependent chain per work-item,
+// and LLVM's cost model interleaves only small loops. Four vectors (64
+// work-items at 16 floats) hide the latency of float chains; a double
+// vector holds half as many work-items, so double bodies get twice the
+// vectors (on the 16-core Xeon, 4 left clpeak's double 30 % below what
+// 64 work-items at once gave), and long integer bodies get the same as
+// float. c.interleave is the base count (SKEIN_INTERLEAVE, or less for
+// kernels whose vector chains were split into lanes).
+static unsigned chains_for(const Cutter &c, Function *fn) {
+  unsigned fp = 0, dbl = 0, ints = 0;
+  for (BasicBlock &bb : *fn)
+    for (Instruction &i : bb) {
+      Type *t = i.getType()->getScalarType();
+      bool arith = isa<BinaryOperator>(i) || isa<CallInst>(i);
+      if (!arith)
+        continue;
+      fp += t->isFloatingPointTy();
+      dbl += t->isDoubleTy();
+      ints += t->isIntegerTy(32) || t->isIntegerTy(64);
+    }
+  if (c.interleave <= 1 || (fp < 32 && ints < 64))
+    return 1;
+  return dbl >= 32 ? std::min(2 * c.interleave, 8u) : c.interleave;
+}
+
 // Gives the work-item loop of latch its loop ID: the parallel accesses of
 // group (may be null) and an interleave count (1: none).
 static void set_loop_id(Instruction *latch, MDNode *group,
@@ -130,10 +157,12 @@ static void set_loop_id(Instruction *latch, MDNode *group,
 }
 
 // Emits z, y, x do-while loops at b calling region function fn for each
+// work-item whose x id is in [x0, x_end) (all of them but a strip's, see
+// build_driver),
 // work-item (in increasing linear id order, which the collectives need);
 // leaves b after the loops and returns the x loop's latch branch.
 static Instruction *emit_loops(IRBuilder<> &b, Function *fn, Value *ls[3],
-                               Value *n,
+                               Value *n, Value *x0, Value *x_end,
                                ArrayRef<Value *> fixed,
                                std::vector<CallInst *> &calls) {
   Function *wg = b.GetInsertBlock()->getParent();
@@ -150,7 +179,8 @@ static Instruction *emit_loops(IRBuilder<> &b, Function *fn, Value *ls[3],
   for (int d = 2; d >= 0; d--) {
     b.SetInsertPoint(head[d]);
     id[d] = b.CreatePHI(b.getInt64Ty(), 2);
-    id[d]->addIncoming(b.getInt64(0), d == 2 ? pre : head[d + 1]);
+    id[d]->addIncoming(d == 0 ? x0 : b.getInt64(0),
+                       d == 2 ? pre : head[d + 1]);
     if (d > 0)
       b.CreateBr(head[d - 1]);
   }
@@ -170,8 +200,9 @@ static Instruction *emit_loops(IRBuilder<> &b, Function *fn, Value *ls[3],
       b.SetInsertPoint(latch[d]);
     Value *nx = b.CreateNUWAdd(id[d], b.getInt64(1));
     id[d]->addIncoming(nx, b.GetInsertBlock());
-    Instruction *br = b.CreateCondBr(b.CreateICmpULT(nx, ls[d]), head[d],
-                                     d == 2 ? exit : latch[d + 1]);
+    Instruction *br = b.CreateCondBr(
+        b.CreateICmpULT(nx, d == 0 ? x_end : ls[d]), head[d],
+        d == 2 ? exit : latch[d + 1]);
     if (d == 0)
       x_latch = br;
   }
@@ -259,12 +290,38 @@ bool build_driver(Cutter &c, Function *rwg,
   // is positive (its loop then kept a failing overlap check: 5x slower).
   b.CreateMemSet(state_block, b.getInt8(0),
                  state_header + 2 * c.uniform_bytes, Align(c.ctx_align));
+  // A barrier-free kernel's implicit barriers order nothing: any split of
+  // the group into strips of work-items that each run every region is an
+  // interleaving the kernel could have had. Strips of a few vectors keep
+  // the context of the work-items in flight in the L1 cache (groups of
+  // 1024 work-items carrying 32 floats each ran 20-30 % slower whole).
+  Value *x0 = b.getInt64(0), *x_end = ls[0];
+  BasicBlock *done = tail;
+  if (c.loop_regions) {
+    uint64_t per_strip = c.ctx_bytes ? 16384 / c.ctx_bytes : 256;
+    uint64_t strip = 64 * std::max<uint64_t>(1, std::min<uint64_t>(
+                                                    4, per_strip / 64));
+    BasicBlock *strip_head = BasicBlock::Create(ctx, "r.strip", rwg, tail);
+    done = BasicBlock::Create(ctx, "r.strip.next", rwg, tail);
+    b.CreateBr(strip_head);
+    b.SetInsertPoint(strip_head);
+    PHINode *phi = b.CreatePHI(b.getInt64Ty(), 2, "x0");
+    phi->addIncoming(b.getInt64(0), pre);
+    x0 = phi;
+    x_end = b.CreateBinaryIntrinsic(Intrinsic::umin,
+                                    b.CreateAdd(phi, b.getInt64(strip)),
+                                    ls[0], nullptr, "x_end");
+    pre = strip_head;
+    IRBuilder<> nb(done);
+    phi->addIncoming(x_end, done);
+    nb.CreateCondBr(nb.CreateICmpULT(x_end, ls[0]), strip_head, tail);
+  }
   BasicBlock *head = BasicBlock::Create(ctx, "r.state", rwg, tail);
   b.CreateBr(head);
   b.SetInsertPoint(head);
   PHINode *state = b.CreatePHI(b.getInt32Ty(), fns.size() + 1, "state");
   state->addIncoming(b.getInt32(0), pre);
-  SwitchInst *sw = b.CreateSwitch(state, tail, fns.size());
+  SwitchInst *sw = b.CreateSwitch(state, done, fns.size());
   std::vector<CallInst *> calls;
   for (unsigned r = 0; r < fns.size(); r++) {
     BasicBlock *bb = BasicBlock::Create(ctx, "r.region", rwg, tail);
@@ -278,17 +335,16 @@ bool build_driver(Cutter &c, Function *rwg,
                      b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), state_block,
                                                   state_header),
                      Align(c.ctx_align), c.uniform_bytes);
-    Instruction *x_latch = emit_loops(b, fns[r], ls, n, fixed, calls);
+    Instruction *x_latch =
+        emit_loops(b, fns[r], ls, n, x0, x_end, fixed, calls);
     if (c.collective_starts.count(c.regions[r].start)) {
       keep_scalar(x_latch);
     } else {
       // A long floating-point body (clpeak's) is one dependent chain per
       // work-item: LLVM's cost model interleaves only small loops, so
       // ask for several vectors of work-items at once to hide latency.
-      bool chains = c.interleave > 1 && cc_vectorize_wanted() &&
-                    cc_fp_ops(wrap(fns[r])) >= 32;
       set_loop_id(x_latch, mark_parallel_accesses(fns[r]),
-                  chains ? c.interleave : 1);
+                  cc_vectorize_wanted() ? chains_for(c, fns[r]) : 1);
     }
     state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
                        b.GetInsertBlock());
