@@ -16,6 +16,21 @@
 
 enum { STRESS_MAX_THREADS = 256, STRESS_MAX_SHARED = 4 };
 
+/* Work sizes (buffer words, work-groups per command) are divided by this
+ * under TSan, where fiber mode creates a TSan fiber (a whole thread
+ * state) for every work-item of every group: the same paths run, many
+ * more times in the same time. */
+#if defined(__SANITIZE_THREAD__)
+#define STRESS_SHRINK 16
+#else
+#define STRESS_SHRINK 1
+#endif
+
+/* n / STRESS_SHRINK, at least 1. */
+static inline size_t stress_size(size_t n) {
+  return n / STRESS_SHRINK ? n / STRESS_SHRINK : 1;
+}
+
 /* The kernels of the stress program (source in stress.c). */
 typedef enum kernel_id {
   K_AFFINE,     /* loop mode */

@@ -181,7 +181,7 @@ void op_callback_chain(worker *w) {
   chain *c = calloc(1, sizeof *c);
   atomic_init(&c->refs, 1);
   c->w = w;
-  c->n = rnd_range(w, 1, 4096);
+  c->n = rnd_range(w, 1, stress_size(4096));
   c->stages = (unsigned)rnd_range(w, 1, 3);
   uint32_t m = (uint32_t)rnd(w), c0 = (uint32_t)rnd(w), sum = 0;
   for (unsigned i = 0; i < c->stages; i++)
@@ -323,7 +323,7 @@ static void failing_check(worker *w, failing *f, cl_int status) {
 
 void op_failing_gate(worker *w) {
   failing f = {0};
-  f.n = rnd_range(w, 1, 2048);
+  f.n = rnd_range(w, 1, stress_size(2048));
   f.d0 = malloc(f.n * 4);
   f.d1 = malloc(f.n * 4);
   f.got = malloc(f.n * 4);
@@ -414,7 +414,8 @@ static cl_program build_new(worker *w, uint32_t k) {
  * runs; the code must stay until the command is done. */
 static void build_run(worker *w, cl_program p, uint32_t kconst) {
   bool barrier = chance(w, 50);
-  size_t n = barrier ? 64 * rnd_range(w, 1, 32) : rnd_range(w, 1, 4096);
+  size_t n = barrier ? 64 * rnd_range(w, 1, stress_size(32))
+                     : rnd_range(w, 1, stress_size(4096));
   size_t local = 64;
   uint32_t v = (uint32_t)rnd(w);
   uint32_t *data = malloc(n * 4), *want = malloc(n * 4), *got = malloc(n * 4);
@@ -478,7 +479,7 @@ void op_build(worker *w) {
 void op_queue_churn(worker *w) {
   bool in_order = chance(w, 50);
   squeue *sq = in_order ? &w->own_in : &w->own_ooo;
-  size_t n = rnd_range(w, 1, 8192);
+  size_t n = rnd_range(w, 1, stress_size(8192));
   uint32_t pat = (uint32_t)rnd(w);
   uint32_t *got = malloc(n * 4), *want = malloc(n * 4);
   for (size_t i = 0; i < n; i++)

@@ -768,7 +768,8 @@ static void cmd_group(seq *s) {
     lsz = rnd_range(w, 1, min_size(256, min_size(ni, no)));
     limit = min_size(ni, no) / lsz;
   }
-  size_t groups = rnd_range(w, 1, min_size(limit ? limit : 1, 64));
+  size_t groups =
+      rnd_range(w, 1, min_size(limit ? limit : 1, stress_size(64)));
   size_t global = groups * lsz;
   size_t span = kid == K_GROUP_SUM ? ni : min_size(ni, no);
   size_t o = limit && chance(w, 30) ? rnd_below(w, span - global + 1) : 0;
@@ -1004,9 +1005,9 @@ static cmd_fn pick_command(worker *w) {
 static void new_buffer(seq *s, unsigned b) {
   worker *w = s->w;
   size_t r = rnd_below(w, 100);
-  size_t words = r < 60 ? rnd_range(w, 1, 256)
-                 : r < 90 ? rnd_range(w, 257, 4096)
-                          : rnd_range(w, 4097, 65536);
+  size_t words = stress_size(r < 60   ? rnd_range(w, 1, 256)
+                             : r < 90 ? rnd_range(w, 257, 4096)
+                                      : rnd_range(w, 4097, 65536));
   sbuf *sb = &s->b[b];
   sb->size = 4 * words;
   sb->shadow = malloc(sb->size);
