@@ -3,8 +3,9 @@
 # in plain loop mode (no region mode) and with LLVM's vectorisers off
 # they check those forms too, beside the default one the plain entry
 # runs (test-printf is left out: it checks which mode each kernel took).
-# Labelled mode-variants: the sanitizer stages of .ci/test skip
-# them (the release stage runs them; test-modes-diff runs in every stage).
+# Labelled mode-variants and release-only: the sanitizer stages of
+# .ci/test skip them (the release stage runs them; test-modes-diff runs in
+# every stage).
 set(SKEIN_MODE_VARIANT_TESTS
   kernels barriers kernel-loops kernel-vector-loops kernel-types region
   collectives collectives-half uniform-arith int-division
@@ -23,6 +24,6 @@ foreach(topic ${SKEIN_MODE_VARIANT_TESTS})
     add_test(NAME ${topic}@${name} COMMAND test-${topic})
     set_tests_properties(${topic}@${name} PROPERTIES
       ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;${setting}"
-      TIMEOUT 1800 LABELS mode-variants)
+      TIMEOUT 1800 LABELS "mode-variants;release-only")
   endforeach()
 endforeach()
