@@ -179,16 +179,6 @@ static Function *barrier_decl(Module *m) {
       m->getOrInsertFunction("__skein_ctx__Z7barrierj", ty).getCallee());
 }
 
-// The condition of block bb's branch or switch, or null.
-static Value *branch_condition(BasicBlock *bb) {
-  Instruction *t = bb->getTerminator();
-  if (auto *br = dyn_cast<BranchInst>(t))
-    return br->isConditional() ? br->getCondition() : nullptr;
-  if (auto *sw = dyn_cast<SwitchInst>(t))
-    return sw->getCondition();
-  return nullptr;
-}
-
 // Puts a barrier at the head of every loop that all work-items of a group
 // run equally often (see above); false, with c.why, if there is none.
 static bool cut_loops(Cutter &c) {

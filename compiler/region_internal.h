@@ -94,6 +94,9 @@ inline llvm::Value *group_field(llvm::IRBuilder<> &b, llvm::StructType *st,
 // between the work-items of a group (region_uniform.cpp).
 void find_divergent(Cutter &c);
 
+// The condition of block bb's conditional branch or switch, or null.
+Value *branch_condition(BasicBlock *bb);
+
 // Adds to out the blocks that only some work-items of a group may run:
 // those a branch on a divergent value (c.divergent, filled) leads to
 // before its paths join again.

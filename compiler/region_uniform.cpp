@@ -45,6 +45,15 @@ static void join_blocks(BasicBlock *bb, PostDominatorTree &pdt,
   }
 }
 
+Value *branch_condition(BasicBlock *bb) {
+  Instruction *t = bb->getTerminator();
+  if (auto *br = dyn_cast<BranchInst>(t))
+    return br->isConditional() ? br->getCondition() : nullptr;
+  if (auto *sw = dyn_cast<SwitchInst>(t))
+    return sw->getCondition();
+  return nullptr;
+}
+
 // True if instruction i (not a phi) may differ between work-items.
 static bool diverges(const Cutter &c, Instruction &i) {
   if (auto *call = dyn_cast<CallInst>(&i)) {
@@ -83,12 +92,7 @@ void find_divergent(Cutter &c) {
     changed = false;
     DenseSet<BasicBlock *> joins;
     for (BasicBlock &bb : *c.F) {
-      Instruction *t = bb.getTerminator();
-      Value *cond = nullptr;
-      if (auto *br = dyn_cast<BranchInst>(t))
-        cond = br->isConditional() ? br->getCondition() : nullptr;
-      else if (auto *sw = dyn_cast<SwitchInst>(t))
-        cond = sw->getCondition();
+      Value *cond = branch_condition(&bb);
       if (cond && c.divergent.count(cond))
         join_blocks(&bb, pdt, joins);
     }
@@ -115,12 +119,7 @@ void find_divergent(Cutter &c) {
 void divergently_executed(const Cutter &c, DenseSet<BasicBlock *> &out) {
   PostDominatorTree pdt(*c.F);
   for (BasicBlock &bb : *c.F) {
-    Instruction *t = bb.getTerminator();
-    Value *cond = nullptr;
-    if (auto *br = dyn_cast<BranchInst>(t))
-      cond = br->isConditional() ? br->getCondition() : nullptr;
-    else if (auto *sw = dyn_cast<SwitchInst>(t))
-      cond = sw->getCondition();
+    Value *cond = branch_condition(&bb);
     if (!cond || !c.divergent.count(cond))
       continue;
     // Where some work-items may go and others not: every block reachable

@@ -49,13 +49,7 @@ static cl_program build(const char *mode, const char *options) {
 }
 
 static cl_mem buffer(size_t size, const void *init) {
-  cl_int err;
-  cl_mem b = clCreateBuffer(env.context,
-                            CL_MEM_READ_WRITE |
-                                (init ? CL_MEM_COPY_HOST_PTR : 0),
-                            size, (void *)init, &err);
-  REQUIRE_OK(err);
-  return b;
+  return test_buffer(&env, size, (void *)init);
 }
 
 /* Runs kernel k over global/local, capturing what Skein prints on stderr
