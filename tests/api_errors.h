@@ -72,7 +72,8 @@ typedef struct error_row {
   cl_int (*call)(fixture *f); /* performs the call, returns its code */
   cl_int expected;
   /* A second code the specification also allows here (two of its
-   * conditions hold at once), or 1 for none. */
+   * conditions hold at once), or 1 for none (ROW_SETUP_FAILED, which the
+   * harness never accepts). */
   cl_int also;
   /* True where a failed call still creates something by design (a failed
    * link returns its program, a blocking command whose wait list failed
