@@ -250,16 +250,20 @@ static cl_program build_program(bool fiber) {
   return p;
 }
 
-static squeue make_queue(bool in_order, bool profiling) {
+squeue stress_queue(bool in_order, bool profiling, cl_int *err) {
   cl_queue_properties props[] = {
       CL_QUEUE_PROPERTIES,
       (in_order ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) |
           (profiling ? CL_QUEUE_PROFILING_ENABLE : 0),
       0};
+  return (squeue){clCreateCommandQueueWithProperties(
+                      G.env.context, G.env.device, props, err),
+                  in_order, profiling};
+}
+
+static squeue make_queue(bool in_order, bool profiling) {
   cl_int err;
-  squeue q = {clCreateCommandQueueWithProperties(G.env.context, G.env.device,
-                                                 props, &err),
-              in_order, profiling};
+  squeue q = stress_queue(in_order, profiling, &err);
   REQUIRE_OK(err);
   return q;
 }

@@ -125,6 +125,9 @@ bool chance(worker *w, unsigned percent);
 void rnd_bytes(worker *w, void *p, size_t n);
 /* A random queue: the thread's own or a shared one. */
 const squeue *pick_queue(worker *w);
+/* A new queue of the context ordered and profiled as asked (q NULL and
+ * *err set if clCreateCommandQueueWithProperties fails). */
+squeue stress_queue(bool in_order, bool profiling, cl_int *err);
 
 /* Counts one callback: registered with cb_register, checked with
  * cb_await (which waits for it, frees nothing). */

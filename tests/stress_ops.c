@@ -497,15 +497,8 @@ void op_queue_churn(worker *w) {
   /* The old queue goes with its commands in flight; a new one replaces
    * it. */
   clReleaseCommandQueue(sq->q);
-  cl_queue_properties props[] = {
-      CL_QUEUE_PROPERTIES,
-      (in_order ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) |
-          (chance(w, 30) ? CL_QUEUE_PROFILING_ENABLE : 0),
-      0};
   cl_int qerr;
-  sq->q = clCreateCommandQueueWithProperties(G.env.context, G.env.device,
-                                             props, &qerr);
-  sq->profiling = (props[1] & CL_QUEUE_PROFILING_ENABLE) != 0;
+  *sq = stress_queue(in_order, chance(w, 30), &qerr);
   if (qerr != CL_SUCCESS) {
     fprintf(stderr, "stress: cannot replace a queue (%d)\n", qerr);
     exit(1);

@@ -1055,22 +1055,13 @@ static void pick_queues(seq *s) {
     s->queues[s->nq++] = pick_queue(w);
   if (chance(w, 15)) {
     bool in_order = chance(w, 50), profiling = chance(w, 30);
-    cl_queue_properties props[] = {
-        CL_QUEUE_PROPERTIES,
-        (in_order ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) |
-            (profiling ? CL_QUEUE_PROFILING_ENABLE : 0),
-        0};
     cl_int err;
     stress_at(&w->prog, "sequence: clCreateCommandQueueWithProperties");
-    s->temp.q = clCreateCommandQueueWithProperties(
-        G.env.context, G.env.device, props, &err);
-    if (ok(s, err, "clCreateCommandQueueWithProperties")) {
-      s->temp.in_order = in_order;
-      s->temp.profiling = profiling;
+    s->temp = stress_queue(in_order, profiling, &err);
+    if (ok(s, err, "clCreateCommandQueueWithProperties"))
       s->queues[s->nq++] = &s->temp;
-    } else {
+    else
       s->temp.q = NULL;
-    }
   }
 }
 
