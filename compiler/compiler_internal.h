@@ -100,9 +100,19 @@ void cc_forbid_loop_vectorization(LLVMModuleRef m);
  * for interleaving (which LLVM would honour even then). */
 bool cc_vectorize_wanted(void);
 
-/* The number of floating-point operations of fn (arithmetic and calls
- * on float, double and half values and vectors). */
-unsigned cc_fp_ops(LLVMValueRef fn);
+/* The interleave count for work-item loops with long arithmetic bodies:
+ * SKEIN_INTERLEAVE (1-16), else 4. */
+unsigned cc_interleave_count(void);
+
+/* If fn's loops carry floating-point vector chains worth it, splits its
+ * vectors into lanes (cc_scalarize_function; latch: the work-item loop's
+ * back edge, or NULL for region mode's body) and returns count lowered
+ * so that the interleaved copies of the chains fit in registers; else
+ * returns count. name: for SKEIN_DUMP=modes. *fp_ops (may be NULL)
+ * receives fn's floating-point operation count before any split. */
+unsigned cc_split_vector_chains(LLVMValueRef fn, LLVMValueRef latch,
+                                const char *name, unsigned count,
+                                unsigned *fp_ops);
 
 /* The crash retry's switches (build.c guarded): whether this thread's
  * build kept region mode for some kernel, and whether it must not (the
@@ -167,8 +177,6 @@ typedef struct cc_wg {
   bool loop_regions;      /* region mode for a barrier-free kernel: its
                              loops cut at implicit barriers, loop mode the
                              fallback (and the path for tiny groups) */
-  unsigned interleave;    /* vector chains to interleave in work-item
-                             loops with long floating-point bodies */
   LLVMTypeRef abi_launch, abi_group;
 } cc_wg;
 

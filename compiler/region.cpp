@@ -881,22 +881,6 @@ static void swap_in(cc_wg *wg, Function *rwg, Function *loop_fn) {
   wg->x_latch = nullptr;
 }
 
-// A kernel computing in vectors (float4 ...) would run one work-item per
-// vector: LLVM's vectoriser does not widen values that are vectors
-// already. Where its loops carry vector chains, split them into lanes
-// first, as loop mode does (wg_gen.c hint_interleave); fewer interleaved
-// copies then keep the chains in registers.
-static void split_vector_chains(Cutter &c) {
-  if (getenv("SKEIN_NO_SCALARIZE") || !cc_vectorize_wanted() ||
-      cc_fp_ops(wrap(c.F)) < 16)
-    return;
-  unsigned chains;
-  if (!cc_scalarize_function(wrap(c.F), nullptr, 32, &chains))
-    return;
-  while (c.interleave > 1 && c.interleave * chains > 24)
-    c.interleave /= 2;
-}
-
 extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
                                  const char *name) {
   (void)m;   // the functions know their module
@@ -911,12 +895,12 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
   c.loop_regions = wg->loop_regions;
   if (c.loop_regions)
     c.loop_fn = unwrap<Function>(wg->fn);
-  if (const char *env = getenv("SKEIN_INTERLEAVE"))
-    c.interleave = (unsigned)atoi(env);
-  if (c.interleave < 1 || c.interleave > 16)
-    c.interleave = 4;
-  if (c.loop_regions)
-    split_vector_chains(c);
+  c.interleave = cc_interleave_count();
+  // Vector chains split into lanes as loop mode splits them (wg_gen.c):
+  // the work-item loops of the cut loop's regions widen each lane.
+  if (c.loop_regions && cc_vectorize_wanted())
+    c.interleave = cc_split_vector_chains(wrap(c.F), nullptr, name,
+                                          c.interleave, nullptr);
   auto *rwg = unwrap<Function>(wg->region_fn);
   wg->region_body = wg->region_fn = nullptr;
   bool ok = try_regions(c, rwg, name);

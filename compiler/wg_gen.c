@@ -572,59 +572,66 @@ static fp_profile profile_fp(LLVMValueRef fn) {
   return p;
 }
 
+unsigned cc_interleave_count(void) {
+  const char *env = getenv("SKEIN_INTERLEAVE");
+  int count = env ? atoi(env) : 4;
+  return count >= 1 && count <= 16 ? (unsigned)count : 4;
+}
+
+/* A compute-bound kernel written in float4 or double8 runs one work-item
+ * at a time: LLVM's vectorisers do not widen values that are vectors
+ * already. Split its vectors into lanes first; each lane is then an
+ * independent chain across 16 work-items. Only kernels whose loops carry
+ * vectors (dependent chains) gain: straight-line vector code overlaps
+ * across work-items in the out-of-order core anyway, and scalarising it
+ * multiplies the optimiser's time. Each value a loop carries then needs
+ * one register per vectorised copy, so kernels that already carry many
+ * (hand-interleaved chains) stay as they are, and the copies are fewer
+ * the more lanes there are (AVX-512 has 32 registers; 24 leaves room for
+ * temporaries). */
+unsigned cc_split_vector_chains(LLVMValueRef fn, LLVMValueRef latch,
+                                const char *name, unsigned count,
+                                unsigned *fp_ops) {
+  fp_profile fp = profile_fp(fn);
+  if (fp_ops)
+    *fp_ops = fp.ops;
+  unsigned chains;
+  if (fp.widest > 1 && fp.ops >= 16 && !getenv("SKEIN_NO_SCALARIZE") &&
+      cc_scalarize_function(fn, latch, 32, &chains)) {
+    if (cc_dump_enabled("modes"))
+      fprintf(stderr, "skein: %s: vectors split into lanes (%u carried)\n",
+              name, chains);
+    while (count > 1 && count * chains > 24)
+      count /= 2;
+  }
+  return count;
+}
+
 /* LLVM's cost model interleaves only small loops; a kernel with a long
  * floating-point body (a compute-bound one, like clpeak's) then runs one
  * dependent vector chain and waits on FMA latency. Four interleaved
  * chains (64 work-items per iteration at 16 lanes) measured 2x faster on
  * clpeak's kernel, eight 3x, but eight leave groups under 128 work-items
  * to the narrow remainder loop; SKEIN_INTERLEAVE=n overrides the 4.
- * Short bodies are left to the cost model, which interleaves them. */
+ * Short bodies are left to the cost model, which interleaves them.
+ *
+ * A kernel with loops of its own keeps them inside the work-item loop,
+ * which LLVM's (checked) loop vectoriser then leaves scalar: region mode
+ * cuts such loops at implicit barriers where it can prove that sound, so
+ * that work-items become the innermost loop (region.cpp). LLVM's
+ * outer-loop vectoriser (the VPlan native path) would widen it in place,
+ * but it skips the legality checks and miscompiled plain serial loops
+ * (issue 13): Skein does not use it. */
 static void hint_interleave(cc_wg *wg) {
   if (wg->fiber || !cc_vectorize_wanted())
     return;   /* no loop over work-items, or no vectors wanted */
-  const char *env = getenv("SKEIN_INTERLEAVE");
-  int count = env ? atoi(env) : 4;
-  if (count < 1 || count > 16)
-    return;
-  /* A compute-bound kernel written in float4 or double8 runs one
-   * work-item at a time: LLVM's vectorisers do not widen values that are
-   * vectors already. Split its vectors into lanes first; each lane is
-   * then an independent chain across 16 work-items. Only kernels whose
-   * loops carry vectors (dependent chains) gain: straight-line vector
-   * code overlaps across work-items in the out-of-order core anyway, and
-   * scalarising it multiplies the optimiser's time. Each value a loop
-   * carries then needs one register per vectorised copy, so kernels
-   * that already carry many (hand-interleaved chains) stay as they are,
-   * and the copies are fewer the more lanes there are (AVX-512 has 32
-   * registers; 24 leaves room for temporaries). */
-  fp_profile fp = profile_fp(wg->body);
-  unsigned chains;
-  if (fp.widest > 1 && fp.ops >= 16 &&
-      !getenv("SKEIN_NO_SCALARIZE") &&
-      cc_scalarize_function(wg->body, wg->x_latch, 32, &chains)) {
-    int fit = 24 / (int)chains;
-    if (cc_dump_enabled("modes")) {
-      size_t len;
-      fprintf(stderr, "skein: %s: vectors split into lanes (%u carried)\n",
-              LLVMGetValueName2(wg->fn, &len), chains);
-    }
-    while (count > 1 && count > fit)
-      count /= 2;
-  }
-  /* A kernel with loops of its own keeps them inside the work-item loop,
-   * which LLVM's (checked) loop vectoriser then leaves scalar: region
-   * mode cuts such loops at implicit barriers where it can prove that
-   * sound, so that work-items become the innermost loop (region.cpp).
-   * LLVM's outer-loop vectoriser (the VPlan native path) would widen it
-   * in place, but it skips the legality checks and miscompiled plain
-   * serial loops (issue 13): Skein does not use it. */
-  if (fp.ops >= 32)
-    cc_set_loop_interleave(wg->x_latch, (unsigned)count);
-  wg->interleave = (unsigned)count;
-}
-
-unsigned cc_fp_ops(LLVMValueRef fn) {
-  return profile_fp(fn).ops;
+  size_t len;
+  unsigned ops;
+  unsigned count = cc_split_vector_chains(
+      wg->body, wg->x_latch, LLVMGetValueName2(wg->fn, &len),
+      cc_interleave_count(), &ops);
+  if (ops >= 32)
+    cc_set_loop_interleave(wg->x_latch, count);
 }
 
 void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {
