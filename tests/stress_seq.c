@@ -212,6 +212,17 @@ static void gate_done(seq *s) {
   s->gate_posted = false;
 }
 
+/* Before a command on q: arms the gate (will_wait as for gate_arm),
+ * fills list with the command's wait list and marks the step where.
+ * Returns the list's length; gate_done follows the call. */
+static cl_uint seq_prepare(seq *s, const squeue *q, bool will_wait,
+                           cl_event *list, const char *where) {
+  gate_arm(s, will_wait);
+  cl_uint n = seq_waits(s, q, list);
+  stress_at(&s->w->prog, where);
+  return n;
+}
+
 /* ---- views and the shadow ---- */
 
 static view whole(seq *s, unsigned b) {
@@ -291,10 +302,9 @@ static void cmd_write(seq *s) {
   const squeue *q = seq_queue(s);
   bool blocking = chance(w, 20);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, blocking);
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&w->prog, blocking ? "sequence: blocking clEnqueueWriteBuffer"
-                               : "sequence: clEnqueueWriteBuffer");
+  cl_uint n = seq_prepare(s, q, blocking, wl,
+                          blocking ? "sequence: blocking clEnqueueWriteBuffer"
+                                   : "sequence: clEnqueueWriteBuffer");
   cl_int err = clEnqueueWriteBuffer(q->q, v.mem, blocking, off, len, src, n,
                                     n ? wl : NULL, &ev);
   gate_done(s);
@@ -317,10 +327,9 @@ static void cmd_read(seq *s) {
   const squeue *q = seq_queue(s);
   bool blocking = chance(w, 20);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, blocking);
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&w->prog, blocking ? "sequence: blocking clEnqueueReadBuffer"
-                               : "sequence: clEnqueueReadBuffer");
+  cl_uint n = seq_prepare(s, q, blocking, wl,
+                          blocking ? "sequence: blocking clEnqueueReadBuffer"
+                                   : "sequence: clEnqueueReadBuffer");
   cl_int err = clEnqueueReadBuffer(q->q, v.mem, blocking, off, len, got, n,
                                    n ? wl : NULL, &ev);
   gate_done(s);
@@ -346,9 +355,7 @@ static void cmd_fill(seq *s) {
   memcpy(saved, pattern, ps);
   const squeue *q = seq_queue(s);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, false);
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&w->prog, "sequence: clEnqueueFillBuffer");
+  cl_uint n = seq_prepare(s, q, false, wl, "sequence: clEnqueueFillBuffer");
   cl_int err = clEnqueueFillBuffer(q->q, v.mem, pattern, ps, first * ps,
                                    count * ps, n, n ? wl : NULL, &ev);
   gate_done(s);
@@ -384,9 +391,7 @@ static void cmd_copy(seq *s) {
     }
   } else {
     cl_event wl[MAX_LAST + 1], ev;
-    gate_arm(s, false);
-    cl_uint n = seq_waits(s, q, wl);
-    stress_at(&w->prog, "sequence: clEnqueueCopyBuffer");
+    cl_uint n = seq_prepare(s, q, false, wl, "sequence: clEnqueueCopyBuffer");
     cl_int err = clEnqueueCopyBuffer(q->q, vs.mem, vd.mem, so, dof, len, n,
                                      n ? wl : NULL, &ev);
     gate_done(s);
@@ -439,10 +444,9 @@ static void cmd_rect(seq *s) {
   const squeue *q = seq_queue(s);
   bool blocking = chance(w, 20);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, blocking);
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&w->prog, write ? "sequence: clEnqueueWriteBufferRect"
-                            : "sequence: clEnqueueReadBufferRect");
+  cl_uint n = seq_prepare(s, q, blocking, wl,
+                          write ? "sequence: clEnqueueWriteBufferRect"
+                                : "sequence: clEnqueueReadBufferRect");
   cl_int err =
       write ? clEnqueueWriteBufferRect(q->q, v.mem, blocking, borigin,
                                        horigin, region, r.rp, 0, r.hp, 0,
@@ -488,9 +492,8 @@ static void cmd_map(seq *s) {
   bool blocking = chance(w, 50);
   const squeue *q = seq_queue(s);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, true); /* this thread waits for the map right away */
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&w->prog, "sequence: clEnqueueMapBuffer");
+  /* This thread waits for the map right away. */
+  cl_uint n = seq_prepare(s, q, true, wl, "sequence: clEnqueueMapBuffer");
   cl_int err;
   unsigned char *p = clEnqueueMapBuffer(q->q, v.mem, blocking, flags, off,
                                         len, n, n ? wl : NULL, &ev, &err);
@@ -563,9 +566,7 @@ static bool enqueue_kernel(seq *s, cl_kernel k, bool fresh, cl_uint dim,
                            const size_t *local, const char *where) {
   const squeue *q = seq_queue(s);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, false);
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&s->w->prog, where);
+  cl_uint n = seq_prepare(s, q, false, wl, where);
   cl_int err = clEnqueueNDRangeKernel(q->q, k, dim, offset, global, local,
                                       n, n ? wl : NULL, &ev);
   gate_done(s);
@@ -678,9 +679,7 @@ static void cmd_add(seq *s) {
   } else {
     const squeue *q = seq_queue(s);
     cl_event wl[MAX_LAST + 1], ev;
-    gate_arm(s, false);
-    cl_uint nw = seq_waits(s, q, wl);
-    stress_at(&w->prog, "sequence: clEnqueueTask");
+    cl_uint nw = seq_prepare(s, q, false, wl, "sequence: clEnqueueTask");
     cl_int err = clEnqueueTask(q->q, k, nw, nw ? wl : NULL, &ev);
     gate_done(s);
     if (ok(s, err, "clEnqueueTask")) {
@@ -796,10 +795,9 @@ static void cmd_marker(seq *s) {
   const squeue *q = seq_queue(s);
   bool barrier = chance(w, 40);
   cl_event wl[MAX_LAST + 1], ev;
-  gate_arm(s, false);
-  cl_uint n = seq_waits(s, q, wl);
-  stress_at(&w->prog, barrier ? "sequence: clEnqueueBarrierWithWaitList"
-                              : "sequence: clEnqueueMarkerWithWaitList");
+  cl_uint n = seq_prepare(s, q, false, wl,
+                          barrier ? "sequence: clEnqueueBarrierWithWaitList"
+                                  : "sequence: clEnqueueMarkerWithWaitList");
   cl_int err = barrier ? clEnqueueBarrierWithWaitList(q->q, n, n ? wl : NULL, &ev)
                        : clEnqueueMarkerWithWaitList(q->q, n, n ? wl : NULL, &ev);
   gate_done(s);
@@ -1166,9 +1164,7 @@ static void seq_end(seq *s) {
     const squeue *q = seq_queue(s);
     bool blocking = how == 2 && b + 1 == s->nb;
     cl_event wl[MAX_LAST + 1];
-    gate_arm(s, blocking);
-    cl_uint n = seq_waits(s, q, wl);
-    stress_at(&w->prog, "sequence end: final read");
+    cl_uint n = seq_prepare(s, q, blocking, wl, "sequence end: final read");
     cl_int err = clEnqueueReadBuffer(q->q, sb->mem, blocking, 0, sb->size,
                                      got, n, n ? wl : NULL, &fin[nfin]);
     if (ok(s, err, "clEnqueueReadBuffer (final)")) {
