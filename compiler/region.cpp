@@ -191,7 +191,6 @@ static bool cut_loops(Cutter &c) {
         c.why = "atomics: work-items keep their own order";
         return false;
       }
-  find_divergent(c);
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);
   DominatorTree dt(*c.F);
@@ -232,7 +231,8 @@ static bool cut_loops(Cutter &c) {
 // may go (under a branch on a value that may differ between them, or
 // after such a return) runs in fiber mode.
 static bool syncs_uniform(Cutter &c) {
-  find_divergent(c);
+  if (c.loop_regions)
+    return true;   // its only barriers are cut_loops', placed so
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);
   c.divergent.clear();   // demote() computes it again, after the cuts
@@ -679,7 +679,6 @@ static bool place(Cutter &c) {
   IRBuilder<> b(c.prologue->getTerminator());
   Value *ctx = c.F->getArg(RP_CTX), *lid = c.F->getArg(RP_LID);
   Value *state = c.F->getArg(RP_NEXT);
-  Value *n = c.F->getArg(RP_N);
   auto point = [&](AllocaInst *a, Value *at, Value *base) {
     Value *p = b.CreateInBoundsGEP(b.getInt8Ty(), base, at);
     if (p->getType() != a->getType())
@@ -693,7 +692,6 @@ static bool place(Cutter &c) {
     point(s.snap, b.getInt64(state_header + c.uniform_bytes + off), state);
     off += s.size;
   }
-  (void)n;
   for (Slot &s : slots) {
     Value *entry = b.CreateConstInBoundsGEP1_64(
         b.getPtrTy(), ctx, c.slot_sizes.size());

@@ -60,6 +60,15 @@ static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
   b.CreateStore(copy, gl);
 }
 
+void set_loop_properties(Instruction *latch, ArrayRef<Metadata *> props) {
+  LLVMContext &ctx = latch->getContext();
+  std::vector<Metadata *> ops = {nullptr};
+  ops.insert(ops.end(), props.begin(), props.end());
+  MDNode *id = MDNode::getDistinct(ctx, ops);
+  id->replaceOperandWith(0, id);   // a loop ID names itself first
+  latch->setMetadata(LLVMContext::MD_loop, id);
+}
+
 // A collective's own region is one library call per work-item: nothing to
 // vectorise or unroll, and asking LLVM not to try saves compile time.
 static void keep_scalar(Instruction *latch) {
@@ -67,10 +76,8 @@ static void keep_scalar(Instruction *latch) {
   Metadata *vec[] = {MDString::get(ctx, "llvm.loop.vectorize.enable"),
                      ConstantAsMetadata::get(ConstantInt::getFalse(ctx))};
   Metadata *unroll[] = {MDString::get(ctx, "llvm.loop.unroll.disable")};
-  Metadata *ops[] = {nullptr, MDNode::get(ctx, vec), MDNode::get(ctx, unroll)};
-  MDNode *id = MDNode::getDistinct(ctx, ops);
-  id->replaceOperandWith(0, id);
-  latch->setMetadata(LLVMContext::MD_loop, id);
+  set_loop_properties(latch,
+                      {MDNode::get(ctx, vec), MDNode::get(ctx, unroll)});
 }
 
 // Work-items that do not synchronise may run in any interleaving, and
@@ -140,27 +147,23 @@ static unsigned chains_for(const Cutter &c, Function *fn) {
 static void set_loop_id(Instruction *latch, MDNode *group,
                         unsigned interleave) {
   LLVMContext &ctx = latch->getContext();
-  std::vector<Metadata *> ops = {nullptr};
+  std::vector<Metadata *> props;
   if (group)
-    ops.push_back(MDNode::get(
+    props.push_back(MDNode::get(
         ctx, {MDString::get(ctx, "llvm.loop.parallel_accesses"), group}));
   if (interleave > 1)
-    ops.push_back(MDNode::get(
+    props.push_back(MDNode::get(
         ctx, {MDString::get(ctx, "llvm.loop.interleave.count"),
               ConstantAsMetadata::get(ConstantInt::get(
                   Type::getInt32Ty(ctx), interleave))}));
-  if (ops.size() == 1)
-    return;
-  MDNode *id = MDNode::getDistinct(ctx, ops);
-  id->replaceOperandWith(0, id);
-  latch->setMetadata(LLVMContext::MD_loop, id);
+  if (!props.empty())
+    set_loop_properties(latch, props);
 }
 
 // Emits z, y, x do-while loops at b calling region function fn for each
-// work-item whose x id is in [x0, x_end) (all of them but a strip's, see
-// build_driver),
-// work-item (in increasing linear id order, which the collectives need);
-// leaves b after the loops and returns the x loop's latch branch.
+// work-item whose x id is in [x0, x_end) (all of them, or a strip's: see
+// build_driver), in increasing linear id order (which the collectives
+// need); leaves b after the loops and returns the x loop's latch branch.
 static Instruction *emit_loops(IRBuilder<> &b, Function *fn, Value *ls[3],
                                Value *n, Value *x0, Value *x_end,
                                ArrayRef<Value *> fixed,
@@ -340,9 +343,6 @@ bool build_driver(Cutter &c, Function *rwg,
     if (c.collective_starts.count(c.regions[r].start)) {
       keep_scalar(x_latch);
     } else {
-      // A long floating-point body (clpeak's) is one dependent chain per
-      // work-item: LLVM's cost model interleaves only small loops, so
-      // ask for several vectors of work-items at once to hide latency.
       set_loop_id(x_latch, mark_parallel_accesses(fns[r]),
                   cc_vectorize_wanted() ? chains_for(c, fns[r]) : 1);
     }

@@ -98,9 +98,14 @@ void find_divergent(Cutter &c);
 Value *branch_condition(BasicBlock *bb);
 
 // Adds to out the blocks that only some work-items of a group may run:
-// those a branch on a divergent value (c.divergent, filled) leads to
-// before its paths join again.
-void divergently_executed(const Cutter &c, DenseSet<BasicBlock *> &out);
+// those a branch on a divergent value leads to before its paths join
+// again. Fills c.divergent for that (find_divergent); callers empty it
+// before the body is cut (demote() computes it again afterwards).
+void divergently_executed(Cutter &c, DenseSet<BasicBlock *> &out);
+
+// Gives the loop whose latch branch is latch a new loop ID made of props
+// (each an MDNode of a property name and its values).
+void set_loop_properties(Instruction *latch, ArrayRef<Metadata *> props);
 
 // Replaces the placeholder call of c.F in rwg by the loops that run the
 // region functions fns (region r is fns[r]) and inlines them

@@ -22,16 +22,15 @@ static bool uniform_helper(StringRef name) {
          !name.contains("global_id") && !name.contains("linear_id");
 }
 
-// The blocks where the paths of a branch on a value that differs per
-// work-item may join: reachable from the branch without passing its
-// immediate post-dominator, and that post-dominator.
-static void join_blocks(BasicBlock *bb, PostDominatorTree &pdt,
-                        DenseSet<BasicBlock *> &joins) {
+// Adds to out the blocks reachable from bb's branch without passing its
+// immediate post-dominator (none when a path returns early: then every
+// block reachable), which it returns: where some work-items may go and
+// others not, when the branch's condition differs between them.
+static BasicBlock *before_join(BasicBlock *bb, PostDominatorTree &pdt,
+                               DenseSet<BasicBlock *> &out) {
   DomTreeNode *node = pdt.getNode(bb);
   BasicBlock *ipd = node && node->getIDom() ? node->getIDom()->getBlock()
                                             : nullptr;
-  if (ipd)
-    joins.insert(ipd);
   std::vector<BasicBlock *> work(succ_begin(bb), succ_end(bb));
   DenseSet<BasicBlock *> seen;
   while (!work.empty()) {
@@ -39,10 +38,19 @@ static void join_blocks(BasicBlock *bb, PostDominatorTree &pdt,
     work.pop_back();
     if (x == ipd || !seen.insert(x).second)
       continue;
-    joins.insert(x);
+    out.insert(x);
     for (BasicBlock *s : successors(x))
       work.push_back(s);
   }
+  return ipd;
+}
+
+// The blocks where the paths of a branch on a value that differs per
+// work-item may join: those before the join, and the join itself.
+static void join_blocks(BasicBlock *bb, PostDominatorTree &pdt,
+                        DenseSet<BasicBlock *> &joins) {
+  if (BasicBlock *ipd = before_join(bb, pdt, joins))
+    joins.insert(ipd);
 }
 
 Value *branch_condition(BasicBlock *bb) {
@@ -116,28 +124,13 @@ void find_divergent(Cutter &c) {
   }
 }
 
-void divergently_executed(const Cutter &c, DenseSet<BasicBlock *> &out) {
+void divergently_executed(Cutter &c, DenseSet<BasicBlock *> &out) {
+  find_divergent(c);
   PostDominatorTree pdt(*c.F);
   for (BasicBlock &bb : *c.F) {
     Value *cond = branch_condition(&bb);
-    if (!cond || !c.divergent.count(cond))
-      continue;
-    // Where some work-items may go and others not: every block reachable
-    // from the branch before the paths join again (its immediate
-    // post-dominator; none when a path returns early: then everything
-    // reachable).
-    DomTreeNode *node = pdt.getNode(&bb);
-    BasicBlock *ipd = node && node->getIDom() ? node->getIDom()->getBlock()
-                                              : nullptr;
-    std::vector<BasicBlock *> work(succ_begin(&bb), succ_end(&bb));
-    while (!work.empty()) {
-      BasicBlock *x = work.back();
-      work.pop_back();
-      if (x == ipd || !out.insert(x).second)
-        continue;
-      for (BasicBlock *s : successors(x))
-        work.push_back(s);
-    }
+    if (cond && c.divergent.count(cond))
+      before_join(&bb, pdt, out);
   }
 }
 
