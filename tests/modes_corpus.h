@@ -31,11 +31,45 @@ typedef struct corpus_part {
 
 extern const corpus_part corpus_task, corpus_group, corpus_scan, corpus_dense;
 
-/* Runs l in every mode; fiber receives fiber mode's buffers. Returns 0
- * if the fiber run succeeded, so that a host reference can look at it. */
-static inline int corpus_run(md_ctx *c, const md_launch *l,
-                             void *fiber[MD_MAX_ARGS]) {
-  return md_compare(c->env, c->prog, l, fiber) < 0 ? -1 : 0;
+/* What fiber mode's run must leave in buffer argument arg: the whole
+ * buffer, bit for bit. */
+typedef struct corpus_want {
+  int arg;
+  const void *want;
+} corpus_want;
+
+/* Runs l in every mode (each compared with fiber mode) and, if the fiber
+ * run succeeded, checks fiber mode's buffers against the host references
+ * want[0..n) (md_expect, in each buffer's element size); then frees l. */
+static inline void corpus_check_n(md_ctx *c, md_launch *l, int n,
+                                  const corpus_want *want) {
+  void *fiber[MD_MAX_ARGS];
+  if (md_compare(c->env, c->prog, l, fiber) >= 0)
+    for (int i = 0; i < n; i++) {
+      const md_arg *a = &l->args[want[i].arg];
+      md_expect(l, a->name, fiber[want[i].arg], want[i].want,
+                a->size / a->elem, a->elem);
+    }
+  md_results_free(fiber);
+  md_launch_free(l);
+}
+
+/* corpus_check(c, &l, {a_x, want_x}, {a_y, want_y}, ...) */
+#define corpus_check(c, l, ...)                                            \
+  corpus_check_n((c), (l),                                                 \
+                 (int)(sizeof((corpus_want[]){__VA_ARGS__}) /              \
+                       sizeof(corpus_want)),                               \
+                 (corpus_want[]){__VA_ARGS__})
+
+/* The same for one buffer of floats, within tol (md_expect_float). */
+static inline void corpus_check_float(md_ctx *c, md_launch *l, int arg,
+                                      const float *want, float tol) {
+  void *fiber[MD_MAX_ARGS];
+  if (md_compare(c->env, c->prog, l, fiber) >= 0)
+    md_expect_float(l, l->args[arg].name, fiber[arg], want,
+                    l->args[arg].size / sizeof(float), tol);
+  md_results_free(fiber);
+  md_launch_free(l);
 }
 
 /* A uniformly distributed integer in [lo, hi] from test_rand. */

@@ -126,11 +126,7 @@ static void run_gemm(md_ctx *c, const char *kernel, unsigned M, unsigned N,
   int a_m = md_u32(&l, M), a_n = md_u32(&l, N), a_k = md_u32(&l, K);
   md_step_add(&l, kernel, 2, global, tx ? local : NULL, 6, a_a, a_b, a_c, a_m,
               a_n, a_k);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "C", fiber[a_c], want, (size_t)M * N, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_c, want});
   free(A);
   free(B);
   free(want);
@@ -201,11 +197,7 @@ static void run_fft_local(md_ctx *c, size_t lsz, size_t groups) {
   int a_d = md_buf(&l, "data", x, 2 * n * groups * 4, 8);
   int a_t = md_buf(&l, "tw", tw, n * 4, 8), a_l = md_u32(&l, log2u(n));
   md_step_add(&l, "fft_local", 1, &global, &lsz, 3, a_d, a_t, a_l);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect_float(&l, "data", fiber[a_d], want, 2 * n * groups, 1e-4f * n);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check_float(c, &l, a_d, want, 1e-4f * n);
   free(x);
   free(tw);
   free(want);
@@ -236,11 +228,7 @@ static void run_fft_stages(md_ctx *c, unsigned n, size_t lsz) {
   for (unsigned span = 1; span < n; span <<= 1)
     md_step_add(&l, "fft_stage", 1, &global, lsz ? &lsz : NULL, 4, a_d, a_t,
                 a_n, md_u32(&l, span));
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect_float(&l, "data", fiber[a_d], want, 2 * n, 1e-4f * n);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check_float(c, &l, a_d, want, 1e-4f * n);
   free(x);
   free(tw);
   free(rev);
@@ -278,11 +266,7 @@ static void run_transpose(md_ctx *c, unsigned w, unsigned h, size_t ts) {
   int a_w = md_u32(&l, w), a_h = md_u32(&l, h);
   md_step_add(&l, "transpose_tiled", 2, global, local, 4, a_in, a_out, a_w,
               a_h);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
 }
@@ -298,11 +282,7 @@ static void run_stencil(md_ctx *c, unsigned n, size_t global, size_t lsz) {
   int a_in = md_buf(&l, "in", in, n * 4, 4);
   int a_out = md_out(&l, "out", n * 4, 4), a_n = md_u32(&l, n);
   md_step_add(&l, "stencil3", 1, &global, &lsz, 3, a_in, a_out, a_n);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
 }

@@ -210,26 +210,27 @@ static const char source[] =
 
 /* ---- row loops ---- */
 
+/* The size of the group starting at work-item base (the last one may be
+ * partial). */
+static size_t group_size(size_t global, size_t lsz, size_t base) {
+  return global - base < lsz ? global - base : lsz;
+}
+
 static void run_rows_per_group(md_ctx *c, size_t lsz, size_t groups,
                                unsigned m) {
   size_t global = lsz * groups;
   unsigned n = m * (unsigned)lsz > 5 ? m * (unsigned)lsz - 5 : 1;
+  int *want = malloc(n * sizeof *want);
+  for (unsigned i = 0; i < n; i++)
+    want[i] = (int)i + 1;
   md_launch l;
   md_init(&l, "rows_per_group local=%zu groups=%zu m=%u n=%u", lsz, groups, m,
           n);
   int a_y = md_out(&l, "Y", n * sizeof(int), 4);
   int a_n = md_u32(&l, n), a_m = md_u32(&l, m);
   md_step_add(&l, "rows_per_group", 1, &global, &lsz, 3, a_y, a_n, a_m);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0) {
-    int *want = malloc(n * sizeof *want);
-    for (unsigned i = 0; i < n; i++)
-      want[i] = (int)i + 1;
-    md_expect(&l, "Y", fiber[a_y], want, n, 4);
-    free(want);
-  }
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_y, want});
+  free(want);
 }
 
 /* Issue 13's shapes (local 128 over 1, 2 and 16 groups with m = the
@@ -246,27 +247,21 @@ static void family_rows_per_group(md_ctx *c, int arg) {
 }
 
 static void run_rows_global(md_ctx *c, size_t global, size_t lsz, unsigned n) {
+  int *want = malloc(n * sizeof *want);
+  unsigned iters = (n - 1) / (unsigned)global + 1;
+  for (unsigned r = 0; r < iters; r++)
+    for (size_t gid = 0; gid < global; gid++) {
+      size_t base = gid / lsz * lsz, size = group_size(global, lsz, base);
+      size_t i = r * global + gid, lid = gid - base;
+      if (i < n)
+        want[i] = (int)(r * global + base + (lid + 1) % size) + 1;
+    }
   md_launch l;
   md_init(&l, "rows_global global=%zu local=%zu n=%u", global, lsz, n);
   int a_y = md_out(&l, "Y", n * sizeof(int), 4), a_n = md_u32(&l, n);
   md_step_add(&l, "rows_global", 1, &global, &lsz, 2, a_y, a_n);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0) {
-    int *want = malloc(n * sizeof *want);
-    unsigned iters = (n - 1) / (unsigned)global + 1;
-    for (unsigned r = 0; r < iters; r++)
-      for (size_t gid = 0; gid < global; gid++) {
-        size_t base = gid / lsz * lsz;
-        size_t size = global - base < lsz ? global - base : lsz;
-        size_t i = r * global + gid, lid = gid - base;
-        if (i < n)
-          want[i] = (int)(r * global + base + (lid + 1) % size) + 1;
-      }
-    md_expect(&l, "Y", fiber[a_y], want, n, 4);
-    free(want);
-  }
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_y, want});
+  free(want);
 }
 
 static void family_rows_global(md_ctx *c, int arg) {
@@ -333,17 +328,12 @@ static void run_spmv(md_ctx *c, const char *kernel, unsigned nrows,
   else
     md_step_add(&l, kernel, 1, &global, &lsz, 6, a_rp, a_col, a_val, a_x, a_y,
                 a_n);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0) {
-    int *want = calloc(nrows, sizeof *want);
-    for (unsigned r = 0; r < nrows; r++)
-      for (int k = m.row_ptr[r]; k < m.row_ptr[r + 1]; k++)
-        want[r] += m.val[k] * m.x[m.col[k]];
-    md_expect(&l, "y", fiber[a_y], want, nrows, 4);
-    free(want);
-  }
-  md_results_free(fiber);
-  md_launch_free(&l);
+  int *want = calloc(nrows, sizeof *want);
+  for (unsigned r = 0; r < nrows; r++)
+    for (int k = m.row_ptr[r]; k < m.row_ptr[r + 1]; k++)
+      want[r] += m.val[k] * m.x[m.col[k]];
+  corpus_check(c, &l, {a_y, want});
+  free(want);
   csr_free(&m);
 }
 
@@ -383,30 +373,23 @@ static void run_givens(md_ctx *c, size_t lsz, size_t groups, unsigned n) {
   int a_d = md_out(&l, "dot", global * 4, 4);
   md_step_add(&l, "givens_block", 1, &global, &lsz, 7, a_x, a_y, a_w, a_n, a_c,
               a_s, a_d);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0) {
-    int *wx = malloc(len * sizeof *wx), *wy = malloc(len * sizeof *wy);
-    int *wd = malloc(global * sizeof *wd);
-    for (size_t g = 0; g < groups; g++) {
-      int dot = 0;
-      for (unsigned i = 0; i < n; i++) {
-        int xv = x[g * n + i], yv = y[g * n + i];
-        wx[g * n + i] = cs * xv - sn * yv;
-        wy[g * n + i] = sn * xv + cs * yv;
-        dot += xv * w[i];
-      }
-      for (size_t lid = 0; lid < lsz; lid++)
-        wd[g * lsz + lid] = dot + (int)lid;
+  int *wx = malloc(len * sizeof *wx), *wy = malloc(len * sizeof *wy);
+  int *wd = malloc(global * sizeof *wd);
+  for (size_t g = 0; g < groups; g++) {
+    int dot = 0;
+    for (unsigned i = 0; i < n; i++) {
+      int xv = x[g * n + i], yv = y[g * n + i];
+      wx[g * n + i] = cs * xv - sn * yv;
+      wy[g * n + i] = sn * xv + cs * yv;
+      dot += xv * w[i];
     }
-    md_expect(&l, "x", fiber[a_x], wx, len, 4);
-    md_expect(&l, "y", fiber[a_y], wy, len, 4);
-    md_expect(&l, "dot", fiber[a_d], wd, global, 4);
-    free(wx);
-    free(wy);
-    free(wd);
+    for (size_t lid = 0; lid < lsz; lid++)
+      wd[g * lsz + lid] = dot + (int)lid;
   }
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_x, wx}, {a_y, wy}, {a_d, wd});
+  free(wx);
+  free(wy);
+  free(wd);
   free(x);
   free(y);
   free(w);
@@ -438,11 +421,7 @@ static void run_reduce_pow2(md_ctx *c, unsigned n, size_t lsz) {
   int a_p = md_out(&l, "partial", groups * 4, 4);
   md_step_add(&l, "reduce_pow2", 1, &global, &lsz, 4, a_in, a_n, a_p,
               md_local(&l, lsz * 4));
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "partial", fiber[a_p], want, groups, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_p, want});
   free(in);
   free(want);
 }
@@ -460,11 +439,7 @@ static void run_reduce_float(md_ctx *c, unsigned n, size_t lsz) {
   int a_in = md_buf(&l, "in", in, n * 4, 4), a_n = md_u32(&l, n);
   int a_p = md_out(&l, "partial", groups * 4, 4);
   md_step_add(&l, "reduce_float", 1, &global, &lsz, 3, a_in, a_n, a_p);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "partial", fiber[a_p], want, groups, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_p, want});
   free(in);
   free(want);
 }
@@ -490,11 +465,7 @@ static void run_reduce_two_level(md_ctx *c, unsigned n, size_t global,
               md_local(&l, lsz * 4));
   md_step_add(&l, "reduce_any", 1, &lsz2, &lsz2, 4, a_p, a_g, a_r,
               md_local(&l, lsz2 * 4));
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "result", fiber[a_r], &want, 1, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_r, &want});
   free(in);
 }
 
@@ -530,11 +501,7 @@ static void run_histogram(md_ctx *c, unsigned n, unsigned bins, size_t global,
   int a_h = md_buf(&l, "hist", zero, bins * 4, 4), a_b = md_u32(&l, bins);
   md_step_add(&l, "histogram_local", 1, &global, &lsz, 5, a_in, a_n, a_h, a_b,
               md_local(&l, bins * 4));
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "hist", fiber[a_h], want, bins, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_h, want});
   free(in);
   free(want);
   free(zero);
@@ -555,10 +522,6 @@ static void family_histogram(md_ctx *c, int arg) {
 static const size_t coll_shapes[][2] = {
     {64, 256}, {13, 100}, {1, 5}, {128, 130}, {7, 7}};
 
-static size_t group_size(size_t global, size_t lsz, size_t base) {
-  return global - base < lsz ? global - base : lsz;
-}
-
 static void run_compact(md_ctx *c, size_t lsz, size_t global) {
   unsigned n = (unsigned)global - 2;
   int *in = malloc(global * sizeof *in);
@@ -572,23 +535,17 @@ static void run_compact(md_ctx *c, size_t lsz, size_t global) {
   int a_cnt = md_out(&l, "counts", groups * 4, 4);
   md_step_add(&l, "compact_positive", 1, &global, &lsz, 4, a_in, a_n, a_out,
               a_cnt);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0) {
-    int *want = malloc(groups * lsz * sizeof *want);
-    unsigned *cnt = calloc(groups, sizeof *cnt);
-    memset(want, 0xA5, groups * lsz * sizeof *want);
-    for (size_t i = 0; i < n; i++)
-      if (in[i] > 0) {
-        size_t g = i / lsz;
-        want[g * lsz + cnt[g]++] = in[i];
-      }
-    md_expect(&l, "out", fiber[a_out], want, groups * lsz, 4);
-    md_expect(&l, "counts", fiber[a_cnt], cnt, groups, 4);
-    free(want);
-    free(cnt);
-  }
-  md_results_free(fiber);
-  md_launch_free(&l);
+  int *want = malloc(groups * lsz * sizeof *want);
+  unsigned *cnt = calloc(groups, sizeof *cnt);
+  memset(want, MD_POISON, groups * lsz * sizeof *want);
+  for (size_t i = 0; i < n; i++)
+    if (in[i] > 0) {
+      size_t g = i / lsz;
+      want[g * lsz + cnt[g]++] = in[i];
+    }
+  corpus_check(c, &l, {a_out, want}, {a_cnt, cnt});
+  free(want);
+  free(cnt);
   free(in);
 }
 
@@ -613,11 +570,7 @@ static void run_normalize(md_ctx *c, size_t lsz, size_t global) {
   int a_in = md_buf(&l, "in", in, global * 4, 4);
   int a_out = md_out(&l, "out", global * 4, 4);
   md_step_add(&l, "normalize_by_last", 1, &global, &lsz, 2, a_in, a_out);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, global, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
 }
@@ -658,12 +611,7 @@ static void run_collatz(md_ctx *c, size_t lsz, size_t global) {
   int a_it = md_out(&l, "iters", groups * 4, 4), a_max = md_u32(&l, max_iters);
   md_step_add(&l, "collatz_group", 1, &global, &lsz, 4, a_in, a_out, a_it,
               a_max);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, global, 4);
-  md_expect(&l, "iters", fiber[a_it], iters, groups, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want}, {a_it, iters});
   free(in);
   free(want);
   free(iters);
@@ -693,13 +641,7 @@ static void run_scan_long(md_ctx *c, size_t lsz, size_t global) {
   int a_i = md_out(&l, "incl", bytes, 8), a_e = md_out(&l, "excl", bytes, 8);
   int a_s = md_out(&l, "sum", bytes, 8);
   md_step_add(&l, "scan_long", 1, &global, &lsz, 4, a_in, a_i, a_e, a_s);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "incl", fiber[a_i], incl, global, 8);
-  md_expect(&l, "excl", fiber[a_e], excl, global, 8);
-  md_expect(&l, "sum", fiber[a_s], sum, global, 8);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_i, incl}, {a_e, excl}, {a_s, sum});
   free(in);
   free(incl);
   free(excl);
@@ -718,11 +660,7 @@ static void run_wg_sum_loop(md_ctx *c, size_t lsz, size_t global, unsigned n) {
   int a_in = md_buf(&l, "in", in, (n ? n : 1) * 8, 8), a_n = md_u32(&l, n);
   int a_s = md_out(&l, "sums", global * 8, 8);
   md_step_add(&l, "wg_sum_loop", 1, &global, &lsz, 3, a_in, a_n, a_s);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "sums", fiber[a_s], want, global, 8);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_s, want});
   free(in);
   free(want);
 }
@@ -753,11 +691,7 @@ static void run_reduce_2d(md_ctx *c, const size_t global[2],
   int a_in = md_buf(&l, "in", in, n * 4, 4);
   int a_out = md_out(&l, "out", n * 4, 4);
   md_step_add(&l, "reduce_2d", 2, global, lsz, 2, a_in, a_out);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
 }

@@ -169,11 +169,7 @@ static void run_full_scan(md_ctx *c, unsigned n, size_t lsz, size_t lsz2) {
               a_n, md_local(&l, block * 4));
   md_step_add(&l, "scan_sums", 1, &lsz2, &lsz2, 2, a_sums, a_g);
   md_step_add(&l, "scan_add", 1, &global3, NULL, 4, a_out, a_sums, a_n, a_b);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
 }
@@ -204,11 +200,7 @@ static void run_hillis(md_ctx *c, unsigned n, size_t global, size_t lsz) {
   int a_in = md_buf(&l, "in", in, n * 4, 4);
   int a_out = md_out(&l, "out", n * 4, 4), a_n = md_u32(&l, n);
   md_step_add(&l, "scan_hillis", 1, &global, &lsz, 3, a_in, a_out, a_n);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
 }
@@ -231,11 +223,7 @@ static void run_segmented(md_ctx *c, unsigned n, size_t global, size_t lsz) {
   int a_f = md_buf(&l, "flag", flag, n, 1);
   int a_out = md_out(&l, "out", n * 4, 4), a_n = md_u32(&l, n);
   md_step_add(&l, "scan_segmented", 1, &global, &lsz, 4, a_in, a_f, a_out, a_n);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(in);
   free(want);
   free(flag);
@@ -284,11 +272,7 @@ static void run_radix_pass(md_ctx *c, unsigned n, size_t lsz, size_t lsz2,
   md_step_add(&l, "scan_sums", 1, &lsz2, &lsz2, 2, a_h, a_nh);
   md_step_add(&l, "radix_scatter", 1, &global, &lsz, 5, a_k, a_n, a_s, a_h,
               a_out);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "out", fiber[a_out], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_out, want});
   free(keys);
   free(want);
 }
@@ -322,11 +306,7 @@ static void run_bitonic_local(md_ctx *c, unsigned n, size_t lsz) {
   md_init(&l, "bitonic_local n=%u local=%zu", n, lsz);
   int a_d = md_buf(&l, "data", data, n * 4, 4), a_n = md_u32(&l, n);
   md_step_add(&l, "bitonic_local", 1, &global, &lsz, 2, a_d, a_n);
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "data", fiber[a_d], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_d, want});
   free(data);
   free(want);
 }
@@ -351,11 +331,7 @@ static void run_bitonic_global(md_ctx *c, unsigned n, size_t lsz) {
     for (unsigned j = k >> 1; j > 0; j >>= 1)
       md_step_add(&l, "bitonic_step", 1, &global, lsz ? &lsz : NULL, 2, a_d,
                   md_u32(&l, j | k << 16));
-  void *fiber[MD_MAX_ARGS];
-  if (corpus_run(c, &l, fiber) == 0)
-    md_expect(&l, "data", fiber[a_d], want, n, 4);
-  md_results_free(fiber);
-  md_launch_free(&l);
+  corpus_check(c, &l, {a_d, want});
 }
 
 static void family_bitonic(md_ctx *c, int arg) {

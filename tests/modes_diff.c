@@ -26,7 +26,6 @@ static md_stats local_stats;
 md_stats *md_stats_out = &local_stats;
 md_note_fn md_note_hook;
 
-#define POISON 0xA5 /* initial bytes of an output buffer */
 #define GUARD 0x5A  /* bytes of the zones around every buffer */
 #define BACK_GUARD 256
 
@@ -329,7 +328,7 @@ static unsigned char *initial_block(test_env *env, const md_arg *a) {
   if (a->data)
     memcpy(b + front, a->data, a->size);
   else
-    memset(b + front, POISON, a->size);
+    memset(b + front, MD_POISON, a->size);
   return b;
 }
 

@@ -80,7 +80,8 @@ extern md_note_fn md_note_hook;
 void md_note(const char *fmt, ...);
 
 /* Launch construction. md_buf copies data; md_out is a buffer of
- * poison bytes (0xA5), so a missing store shows as a difference. */
+ * poison bytes (MD_POISON), so a missing store shows as a difference. */
+#define MD_POISON 0xA5
 void md_init(md_launch *l, const char *fmt, ...);
 int md_buf(md_launch *l, const char *name, const void *data, size_t size,
            size_t elem);
