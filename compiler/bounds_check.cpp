@@ -47,6 +47,26 @@ bool checked_space(Type *t) {
   return as == 1 || as == 2 || as == 3 || as == 4;
 }
 
+// The pointer a load, store or atomic accesses, the type it moves and
+// whether it writes; false for any other instruction.
+bool scalar_access(Instruction *i, Value **ptr, Type **type, bool *store) {
+  if (auto *ld = dyn_cast<LoadInst>(i)) {
+    *ptr = ld->getPointerOperand(), *type = ld->getType(), *store = false;
+  } else if (auto *st = dyn_cast<StoreInst>(i)) {
+    *ptr = st->getPointerOperand();
+    *type = st->getValueOperand()->getType(), *store = true;
+  } else if (auto *rmw = dyn_cast<AtomicRMWInst>(i)) {
+    *ptr = rmw->getPointerOperand();
+    *type = rmw->getValOperand()->getType(), *store = true;
+  } else if (auto *cx = dyn_cast<AtomicCmpXchgInst>(i)) {
+    *ptr = cx->getPointerOperand();
+    *type = cx->getNewValOperand()->getType(), *store = true;
+  } else {
+    return false;
+  }
+  return true;
+}
+
 // A pointer's object: its first byte's address and its size (i64), and
 // which argument it is (i32; UINT_MAX for a variable, whose name and
 // size a site records when the object is one variable).
@@ -83,7 +103,7 @@ private:
   void guard(Instruction *access, Value *ptr, Value *bytes, unsigned site,
              const Object &o);
   bool check_pointer(Instruction *at, Value *ptr, Value *bytes,
-                     uint64_t known, bool is_store);
+                     bool is_store);
 };
 
 // The pointer p is computed from, through address arithmetic and casts.
@@ -244,18 +264,19 @@ void Checker::guard(Instruction *access, Value *ptr, Value *bytes,
                    else_term->getParent());
 }
 
-// Guards instruction at's access of bytes (a constant: known) at ptr, if
-// ptr's object can be traced. False on allocation failure.
+// Guards instruction at's access of bytes at ptr, if ptr's object can be
+// traced. False on allocation failure.
 bool Checker::check_pointer(Instruction *at, Value *ptr, Value *bytes,
-                            uint64_t known, bool is_store) {
+                            bool is_store) {
   if (!checked_space(ptr->getType()))
     return true;
   DenseSet<Value *> visiting;
   if (!traceable(ptr, visiting))
     return true;
   Object o = object_of(ptr);
+  auto *known = dyn_cast<ConstantInt>(bytes);   // else the site says 0
   unsigned site;
-  if (!add_site(at, o, known, is_store, &site))
+  if (!add_site(at, o, known ? known->getZExtValue() : 0, is_store, &site))
     return false;
   guard(at, ptr, bytes, site, o);
   return true;
@@ -274,33 +295,18 @@ bool Checker::run() {
     return ConstantInt::get(i64, dl_.getTypeStoreSize(t).getFixedValue());
   };
   for (Instruction *i : accesses) {
-    bool ok = true;
-    if (auto *ld = dyn_cast<LoadInst>(i)) {
-      ConstantInt *n = size_of(ld->getType());
-      ok = check_pointer(i, ld->getPointerOperand(), n, n->getZExtValue(),
-                         false);
-    } else if (auto *st = dyn_cast<StoreInst>(i)) {
-      ConstantInt *n = size_of(st->getValueOperand()->getType());
-      ok = check_pointer(i, st->getPointerOperand(), n, n->getZExtValue(),
-                         true);
-    } else if (auto *rmw = dyn_cast<AtomicRMWInst>(i)) {
-      ConstantInt *n = size_of(rmw->getValOperand()->getType());
-      ok = check_pointer(i, rmw->getPointerOperand(), n, n->getZExtValue(),
-                         true);
-    } else if (auto *cx = dyn_cast<AtomicCmpXchgInst>(i)) {
-      ConstantInt *n = size_of(cx->getNewValOperand()->getType());
-      ok = check_pointer(i, cx->getPointerOperand(), n, n->getZExtValue(),
-                         true);
+    bool ok = true, store;
+    Value *ptr;
+    Type *type;
+    if (scalar_access(i, &ptr, &type, &store)) {
+      ok = check_pointer(i, ptr, size_of(type), store);
     } else if (auto *mi = dyn_cast<MemIntrinsic>(i)) {
-      Value *len = mi->getLength();
-      auto *c = dyn_cast<ConstantInt>(len);
-      uint64_t known = c ? c->getZExtValue() : 0;
-      len = IRBuilder<>(mi).CreateZExtOrTrunc(len, i64);
+      Value *len = IRBuilder<>(mi).CreateZExtOrTrunc(mi->getLength(), i64);
       // The source first: once guarded, the destination's check wraps
       // the copy again, inside the first.
       if (auto *mt = dyn_cast<MemTransferInst>(mi))
-        ok = check_pointer(i, mt->getSource(), len, known, false);
-      ok = ok && check_pointer(i, mi->getDest(), len, known, true);
+        ok = check_pointer(i, mt->getSource(), len, false);
+      ok = ok && check_pointer(i, mi->getDest(), len, true);
     } else if (auto *call = dyn_cast<CallBase>(i)) {
       // A library function (the builtins: vloadn, atomics, async copies,
       // math with pointer outputs): its pointers must start inside their
@@ -310,7 +316,7 @@ bool Checker::run() {
         continue;
       for (Value *arg : call->args())
         if (ok && checked_space(arg->getType()))
-          ok = check_pointer(i, arg, ConstantInt::get(i64, 1), 1, false);
+          ok = check_pointer(i, arg, ConstantInt::get(i64, 1), false);
     }
     if (!ok)
       return false;
