@@ -5,6 +5,7 @@
  * group state. */
 #include "compiler_internal.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -60,24 +61,46 @@ static bool reaches(LLVMValueRef fn, LLVMValueRef **seen, size_t *nseen,
   return false;
 }
 
+/* A block and its position in its function's layout. */
+typedef struct block_pos {
+  LLVMBasicBlockRef bb;
+  unsigned index;
+} block_pos;
+
+static int by_block(const void *a, const void *b) {
+  uintptr_t x = (uintptr_t)((const block_pos *)a)->bb;
+  uintptr_t y = (uintptr_t)((const block_pos *)b)->bb;
+  return x < y ? -1 : x > y;
+}
+
 /* True if fn has a branch back to a block at or before its own in the
  * function's layout (Clang lays a loop's header before its body): a loop,
- * or with unusual layouts a false alarm that only costs a region attempt. */
+ * or with unusual layouts a false alarm that only costs a region attempt.
+ * Positions are looked up by binary search: kernels of thousands of
+ * blocks exist. */
 static bool has_back_branch(LLVMValueRef fn) {
-  unsigned index = 0, count = LLVMCountBasicBlocks(fn);
+  unsigned count = LLVMCountBasicBlocks(fn);
   if (count < 2)
     return false;
-  LLVMBasicBlockRef blocks[count];
-  LLVMGetBasicBlocks(fn, blocks);
+  block_pos *pos = malloc(count * sizeof *pos);
+  if (!pos)
+    return true;   /* can't tell: let region mode look */
+  unsigned n = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb), index++) {
-    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
-    for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t); s++)
-      for (unsigned k = 0; k <= index; k++)
-        if (blocks[k] == LLVMGetSuccessor(t, s))
-          return true;
+       bb = LLVMGetNextBasicBlock(bb), n++)
+    pos[n] = (block_pos){bb, n};
+  qsort(pos, count, sizeof *pos, by_block);
+  bool back = false;
+  for (unsigned i = 0; i < count && !back; i++) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(pos[i].bb);
+    for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t) && !back; s++) {
+      block_pos key = {LLVMGetSuccessor(t, s), 0};
+      block_pos *to = bsearch(&key, pos, count, sizeof *pos, by_block);
+      back = to && to->index <= pos[i].index;
+    }
   }
-  return false;
+  free(pos);
+  return back;
 }
 
 bool cc_reaches_loop(LLVMValueRef fn, unsigned depth) {

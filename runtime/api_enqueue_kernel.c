@@ -136,12 +136,12 @@ static cl_int snapshot_args_locked(ndrange_cmd *c, cl_kernel k) {
                                RT_LOCAL_ALIGN);
   /* Bounds-checked kernels: the objects' sizes, then a zeroed report. */
   if (k->info->num_bounds_sites) {
-    size_t sizes = (n + 1) * sizeof(uint64_t);
-    c->arg_sizes = calloc(1, sizes + sizeof(skein_bounds_report));
+    c->arg_sizes = calloc(1, n * sizeof(uint64_t) +
+                                 sizeof(skein_bounds_report));
     if (!c->arg_sizes)
       return CL_OUT_OF_HOST_MEMORY;
     c->launch.arg_sizes = c->arg_sizes;
-    c->launch.bounds = (skein_bounds_report *)(c->arg_sizes + n + 1);
+    c->launch.bounds = (skein_bounds_report *)(c->arg_sizes + n);
   }
   uint64_t unused;
   at = 0;
