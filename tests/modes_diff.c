@@ -520,6 +520,23 @@ static int check_reference(test_env *env, const md_launch *l,
   return 0;
 }
 
+/* True if the fiber run left every buffer as it was first written. */
+static int changed_nothing(test_env *env, const md_launch *l,
+                           const mode_run *ref) {
+  size_t front = front_guard(env);
+  for (int a = 0; a < l->nargs; a++) {
+    if (l->args[a].kind != MD_BUF)
+      continue;
+    unsigned char *initial = initial_block(env, &l->args[a]);
+    int same = memcmp(initial + front, ref->block[a] + front,
+                      l->args[a].size) == 0;
+    free(initial);
+    if (!same)
+      return 0;
+  }
+  return 1;
+}
+
 int md_compare(test_env *env, md_program *p, const md_launch *l,
                void *fiber[MD_MAX_ARGS]) {
   mode_run runs[MD_NMODES];
@@ -533,6 +550,8 @@ int md_compare(test_env *env, md_program *p, const md_launch *l,
   int result = check_reference(env, l, &runs[MD_FIBER]);
   if (result < 0)
     md_stats_out->errors++;
+  else if (changed_nothing(env, l, &runs[MD_FIBER]))
+    md_stats_out->unchanged++;
   for (int m = 1; m < MD_NMODES && result >= 0; m++) {
     md_stats_out->compared[m]++;
     if (compare_mode(env, p, l, m, &runs[m], &runs[MD_FIBER])) {

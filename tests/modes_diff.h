@@ -65,6 +65,8 @@ typedef struct md_program {
 /* Counts over a whole run, so that a run that compared nothing fails. */
 typedef struct md_stats {
   long launches;                /* launches run in every mode */
+  long unchanged;               /* launches whose fiber run changed no
+                                   buffer (a comparison of poison) */
   long compared[MD_NMODES];     /* launches compared against fiber */
   long mismatches;              /* (launch, mode) pairs that differed */
   long host_failures;           /* fiber results a host reference rejected */
