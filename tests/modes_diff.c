@@ -6,7 +6,6 @@
 #include <math.h>
 #include <stdarg.h>
 #include <time.h>
-#include <unistd.h>
 
 const char *const md_mode_names[MD_NMODES] = {"fiber", "default", "scalar",
                                               "loop"};
@@ -136,24 +135,10 @@ static char *dup_env(const char *name) {
  * where SKEIN_DUMP=modes writes one line per kernel. */
 static cl_int build_captured(test_env *env, cl_program prog,
                              const char *options, char **captured) {
-  fflush(stderr);
-  FILE *tmp = tmpfile();
-  int saved = dup(2);
-  if (tmp)
-    dup2(fileno(tmp), 2);
+  test_capture cap;
+  test_capture_begin(&cap);
   cl_int err = clBuildProgram(prog, 1, &env->device, options, NULL, NULL);
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  *captured = NULL;
-  if (!tmp)
-    return err;
-  long len = ftell(tmp);
-  *captured = calloc((size_t)(len > 0 ? len : 0) + 1, 1);
-  rewind(tmp);
-  if (len > 0 && fread(*captured, 1, (size_t)len, tmp) != (size_t)len)
-    (*captured)[0] = 0;
-  fclose(tmp);
+  *captured = test_capture_end(&cap);
   return err;
 }
 

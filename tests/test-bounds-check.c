@@ -6,7 +6,6 @@
  * line; in-bounds kernels give the same results as without checks. */
 #define _GNU_SOURCE
 #include "test_util.h"
-#include <unistd.h>
 
 static test_env env;
 
@@ -55,11 +54,9 @@ static cl_mem buffer(size_t size, const void *init) {
 /* Runs kernel k over global/local, capturing what Skein prints on stderr
  * into err_text; returns the command's execution status. */
 static cl_int run(cl_kernel k, size_t global, size_t local, char *err_text,
-                  size_t cap) {
-  fflush(stderr);
-  FILE *tmp = tmpfile();
-  int saved = dup(2);
-  dup2(fileno(tmp), 2);
+                  size_t cap_size) {
+  test_capture cap;
+  test_capture_begin(&cap);
   cl_event ev;
   REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global,
                                     local ? &local : NULL, 0, NULL, &ev));
@@ -68,16 +65,9 @@ static cl_int run(cl_kernel k, size_t global, size_t local, char *err_text,
   REQUIRE_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
                             sizeof status, &status, NULL));
   clReleaseEvent(ev);
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  size_t len = (size_t)ftell(tmp);
-  if (len >= cap)
-    len = cap - 1;
-  rewind(tmp);
-  len = fread(err_text, 1, len, tmp);
-  err_text[len] = 0;
-  fclose(tmp);
+  char *text = test_capture_end(&cap);
+  snprintf(err_text, cap_size, "%s", text);
+  free(text);
   return status;
 }
 

@@ -1,5 +1,6 @@
 /* This file contains the helpers shared by every test. */
 #include "test_util.h"
+#include <unistd.h>
 
 int test_failures;
 
@@ -85,6 +86,29 @@ cl_program test_build(test_env *env, const char *source, const char *options) {
     exit(1);
   }
   return p;
+}
+
+void test_capture_begin(test_capture *c) {
+  fflush(stderr);
+  c->tmp = tmpfile();
+  c->saved = dup(2);
+  if (c->tmp)
+    dup2(fileno(c->tmp), 2);
+}
+
+char *test_capture_end(test_capture *c) {
+  fflush(stderr);
+  dup2(c->saved, 2);
+  close(c->saved);
+  if (!c->tmp)
+    return calloc(1, 1);
+  long len = ftell(c->tmp);
+  char *text = calloc((size_t)(len > 0 ? len : 0) + 1, 1);
+  rewind(c->tmp);
+  if (len > 0 && fread(text, 1, (size_t)len, c->tmp) != (size_t)len)
+    text[0] = 0;
+  fclose(c->tmp);
+  return text;
 }
 
 int test_finish(const char *name) {

@@ -78,6 +78,16 @@ void test_release_buffers(cl_mem *m, int n);
 void test_seed(unsigned long long seed);
 unsigned long long test_rand(void);
 
+/* Sends stderr to a temporary file until test_capture_end, which puts
+ * it back and returns what was written (malloc'd, NUL-terminated; ""
+ * if no temporary file could be made). */
+typedef struct test_capture {
+  FILE *tmp;
+  int saved;
+} test_capture;
+void test_capture_begin(test_capture *c);
+char *test_capture_end(test_capture *c);
+
 /* Prints "N passed, N failed"-style summary; returns the exit code. */
 int test_finish(const char *name);
 
