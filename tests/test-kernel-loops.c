@@ -87,11 +87,8 @@ static void test_lock(test_env *env, cl_program p) {
   cl_kernel k = clCreateKernel(p, "locked_sum", &err);
   REQUIRE_OK(err);
   int zero = 0, n = 10, out[256];
-  cl_mem bo = clCreateBuffer(env->context, 0, sizeof out, NULL, &err);
-  REQUIRE_OK(err);
-  cl_mem bl = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR, sizeof zero,
-                             &zero, &err);
-  REQUIRE_OK(err);
+  cl_mem bo = test_buffer(env, sizeof out, NULL);
+  cl_mem bl = test_buffer(env, sizeof zero, &zero);
   REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
   REQUIRE_OK(clSetKernelArg(k, 1, sizeof bl, &bl));
   REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
@@ -118,11 +115,8 @@ static void check_task(test_env *env, cl_program p, const char *name,
   cl_int err;
   cl_kernel k = clCreateKernel(p, name, &err);
   REQUIRE_OK(err);
-  cl_mem bi = clCreateBuffer(env->context, CL_MEM_COPY_HOST_PTR,
-                             n * sizeof(float), (void *)in, &err);
-  REQUIRE_OK(err);
-  cl_mem br = clCreateBuffer(env->context, 0, sizeof(int), NULL, &err);
-  REQUIRE_OK(err);
+  cl_mem bi = test_buffer(env, n * sizeof(float), (void *)in);
+  cl_mem br = test_buffer(env, sizeof(int), NULL);
   REQUIRE_OK(clSetKernelArg(k, 0, sizeof bi, &bi));
   REQUIRE_OK(clSetKernelArg(k, 1, sizeof n, &n));
   REQUIRE_OK(clSetKernelArg(k, 2, sizeof br, &br));

@@ -10,7 +10,6 @@
 #include "test_util.h"
 #include <stdint.h>
 #include <stdlib.h>
-#include <unistd.h>
 
 static test_env env;
 
@@ -196,15 +195,14 @@ static const char src[] =
     "  }\n"
     "}\n";
 
-/* The kernels expected in region mode, and the one that is not. */
+/* The kernels expected in region mode (test_modes checks the ones that
+ * are not: big_private and divergent). */
 static const char *const region_kernels[] = {
     "live_types", "loop_arg", "nested", "early", "tree_long", "tree_double",
     "reverse2d", "prefix3d", "coll_mix", "skipbar", "bench_tree", "rows"};
 
 static cl_program programs[2];   /* [0] region mode, [1] fiber mode */
 
-/* Builds src with SKEIN_MODE=mode and SKEIN_DUMP=modes, capturing the
- * mode lines the compiler prints on stderr into *modes (malloc'd). */
 /* Sets or (value NULL) unsets environment variable name. */
 static void set_env(const char *name, const char *value) {
   if (value)
@@ -213,26 +211,18 @@ static void set_env(const char *name, const char *value) {
     unsetenv(name);
 }
 
+/* Builds src with SKEIN_MODE=mode and SKEIN_DUMP=modes, capturing the
+ * mode lines the compiler prints on stderr into *modes (malloc'd). */
 static cl_program build_in(const char *mode, char **modes) {
   char *old_mode = getenv("SKEIN_MODE"), *old_dump = getenv("SKEIN_DUMP");
   old_mode = old_mode ? strdup(old_mode) : NULL;
   old_dump = old_dump ? strdup(old_dump) : NULL;
   setenv("SKEIN_MODE", mode, 1);
   setenv("SKEIN_DUMP", "modes", 1);
-  fflush(stderr);
-  FILE *tmp = tmpfile();
-  int saved = dup(2);
-  dup2(fileno(tmp), 2);
+  test_capture capture;
+  test_capture_begin(&capture);
   cl_program p = test_build(&env, src, "-cl-std=CL3.0");
-  fflush(stderr);
-  dup2(saved, 2);
-  close(saved);
-  long len = ftell(tmp);
-  *modes = calloc((size_t)len + 1, 1);
-  rewind(tmp);
-  if (fread(*modes, 1, (size_t)len, tmp) != (size_t)len)
-    (*modes)[0] = 0;
-  fclose(tmp);
+  *modes = test_capture_end(&capture);
   set_env("SKEIN_DUMP", old_dump);   /* as the test found them */
   set_env("SKEIN_MODE", old_mode);
   free(old_dump);
