@@ -119,6 +119,55 @@ struct skein_hooks {
  * work-item's private memory (its stack), anything else (global). */
 enum { SKEIN_ADDR_GLOBAL = 0, SKEIN_ADDR_LOCAL = 1, SKEIN_ADDR_PRIVATE = 2 };
 
+/* An image as kernel code sees it. The runtime keeps one in every image
+ * object (runtime/image.h) and will pass a pointer to it for each image
+ * argument (phase 2 of issue 9: args[i] points at a pointer-sized slot
+ * holding the skein_image's address). Coordinates are pixels: pixel
+ * (x, y, z) of a 2D or 3D image, (x, layer) of a 1D array or (x, y,
+ * layer) of a 2D array starts at
+ *   data + x * element_size + y * row_pitch + z * slice_pitch
+ * with y the layer (and row_pitch unused) for a 1D array, so that every
+ * type is one formula: layer_pitch says which pitch a layer index uses.
+ * Unused dimensions are 1; array_size is 0 for a non-array, as
+ * CL_IMAGE_ARRAY_SIZE reports. channel_order and channel_type are the
+ * API's CL_* values, which equal OpenCL C's CLK_* values, so
+ * get_image_channel_order/_data_type return them unchanged. */
+typedef struct skein_image {
+  char *data;                 /* pixel (0, 0, 0) */
+  uint64_t width;             /* pixels */
+  uint64_t height;            /* 1D, 1D buffer, 1D array: 1 */
+  uint64_t depth;             /* 3D only; otherwise 1 */
+  uint64_t array_size;        /* layers of a 1D/2D array; otherwise 0 */
+  uint64_t row_pitch;         /* bytes between rows (y) */
+  uint64_t slice_pitch;       /* bytes between 3D slices or array layers;
+                                 0 for 1D, 1D buffer and 2D images */
+  uint32_t element_size;      /* bytes per pixel: 1 .. 16 */
+  uint32_t num_channels;      /* channels stored per pixel: 1 .. 4 */
+  uint32_t channel_order;     /* CL_R ... (= CLK_R ...) */
+  uint32_t channel_type;      /* CL_UNORM_INT8 ... (= CLK_UNORM_INT8 ...) */
+  uint32_t image_type;        /* CL_MEM_OBJECT_IMAGE1D ... */
+  uint32_t reserved;
+} skein_image;
+
+/* A sampler as kernel code sees it: the OpenCL C sampler_t bits of
+ * Clang's opencl-c-base.h, one integer. A sampler_t constant's
+ * initialiser is already this value (Clang passes it to
+ * __translate_sampler_initializer); a sampler argument's slot holds the
+ * same value, widened to 64 bits, made by the runtime from the
+ * cl_sampler (rt_sampler_bits). */
+enum {
+  SKEIN_SAMPLER_NORMALIZED = 0x1,       /* CLK_NORMALIZED_COORDS_TRUE */
+  SKEIN_SAMPLER_ADDRESS_MASK = 0xe,     /* CLK_ADDRESS_* */
+  SKEIN_SAMPLER_ADDRESS_NONE = 0x0,
+  SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE = 0x2,
+  SKEIN_SAMPLER_ADDRESS_CLAMP = 0x4,
+  SKEIN_SAMPLER_ADDRESS_REPEAT = 0x6,
+  SKEIN_SAMPLER_ADDRESS_MIRRORED_REPEAT = 0x8,
+  SKEIN_SAMPLER_FILTER_MASK = 0x30,     /* CLK_FILTER_* */
+  SKEIN_SAMPLER_FILTER_NEAREST = 0x10,
+  SKEIN_SAMPLER_FILTER_LINEAR = 0x20,
+};
+
 /* The work-group function generated for every kernel: runs all work-items
  * of group (gx, gy, gz). local_mem is a block of at least the kernel's
  * local memory size, private to this work-group while it runs. */

@@ -1,6 +1,6 @@
 /* This file contains the entry points of the ICD dispatch table that
- * Skein does not implement yet (images, samplers, pipes, SVM, sub-devices,
- * native kernels, GL/EGL/D3D sharing). Each answers with the error the
+ * Skein does not implement yet (pipes, SVM, sub-devices, native kernels,
+ * GL/EGL/D3D sharing). Each answers with the error the
  * OpenCL 3.0 specification names when the device lacks the feature.
  * Implementing one means deleting its stub here. */
 #include "../runtime/object.h"
@@ -41,240 +41,6 @@ WEAK cl_int CL_API_CALL clSetCommandQueueProperty(
   RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
   /* Not implemented in this build (the real definition lives in runtime/). */
   MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_mem CL_API_CALL clCreateImage2D(cl_context context,
-                                        cl_mem_flags flags,
-                                        const cl_image_format *image_format,
-                                        size_t image_width,
-                                        size_t image_height,
-                                        size_t image_row_pitch,
-                                        void *host_ptr,
-                                        cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if there are no devices in context that support
-   * images. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_mem CL_API_CALL clCreateImage3D(cl_context context,
-                                        cl_mem_flags flags,
-                                        const cl_image_format *image_format,
-                                        size_t image_width,
-                                        size_t image_height,
-                                        size_t image_depth,
-                                        size_t image_row_pitch,
-                                        size_t image_slice_pitch,
-                                        void *host_ptr,
-                                        cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if there are no devices in context that support
-   * images. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clGetSupportedImageFormats(
-    cl_context context,
-    cl_mem_flags flags,
-    cl_mem_object_type image_type,
-    cl_uint num_entries,
-    cl_image_format *image_formats,
-    cl_uint *num_image_formats) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
-  /* CL_INVALID_VALUE if flags or image_type are not valid, or if
-   * num_entries is 0 and image_formats is not NULL. */
-  const cl_mem_flags valid_flags =
-      CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY |
-      CL_MEM_KERNEL_READ_AND_WRITE | CL_MEM_USE_HOST_PTR |
-      CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR |
-      CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY |
-      CL_MEM_HOST_NO_ACCESS;
-  RT_RETURN_IF(flags & ~valid_flags, CL_INVALID_VALUE);
-  /* The Memory Flags table makes the access flags, the host-access flags,
-   * and USE_HOST_PTR with ALLOC or COPY_HOST_PTR mutually exclusive. */
-  const cl_mem_flags access =
-      flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY);
-  const cl_mem_flags host = flags & (CL_MEM_HOST_WRITE_ONLY |
-                                     CL_MEM_HOST_READ_ONLY |
-                                     CL_MEM_HOST_NO_ACCESS);
-  RT_RETURN_IF((access & (access - 1)) || (host & (host - 1)),
-               CL_INVALID_VALUE);
-  RT_RETURN_IF((flags & CL_MEM_USE_HOST_PTR) &&
-                   (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)),
-               CL_INVALID_VALUE);
-  RT_RETURN_IF(image_type != CL_MEM_OBJECT_IMAGE1D &&
-                   image_type != CL_MEM_OBJECT_IMAGE1D_BUFFER &&
-                   image_type != CL_MEM_OBJECT_IMAGE2D &&
-                   image_type != CL_MEM_OBJECT_IMAGE3D &&
-                   image_type != CL_MEM_OBJECT_IMAGE1D_ARRAY &&
-                   image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY,
-               CL_INVALID_VALUE);
-  RT_RETURN_IF(num_entries == 0 && image_formats, CL_INVALID_VALUE);
-  /* No device supports images: the list of formats is empty (the
-   * function has no error for that case). */
-  if (num_image_formats)
-    *num_image_formats = 0;
-  return CL_SUCCESS;
-}
-
-WEAK cl_int CL_API_CALL clGetImageInfo(cl_mem image,
-                                       cl_image_info param_name,
-                                       size_t param_value_size,
-                                       void *param_value,
-                                       size_t *param_value_size_ret) {
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK cl_sampler CL_API_CALL clCreateSampler(
-    cl_context context,
-    cl_bool normalized_coords,
-    cl_addressing_mode addressing_mode,
-    cl_filter_mode filter_mode,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if images are not supported by any device
-   * associated with context. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
-  /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
-   * image support none exists. */
-  MISSING(CL_INVALID_SAMPLER);
-}
-
-WEAK cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
-  /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
-   * image support none exists. */
-  MISSING(CL_INVALID_SAMPLER);
-}
-
-WEAK cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler,
-                                         cl_sampler_info param_name,
-                                         size_t param_value_size,
-                                         void *param_value,
-                                         size_t *param_value_size_ret) {
-  /* CL_INVALID_SAMPLER if sampler is not a valid sampler object: without
-   * image support none exists. */
-  MISSING(CL_INVALID_SAMPLER);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue,
-                                           cl_mem image,
-                                           cl_bool blocking_read,
-                                           const size_t *origin,
-                                           const size_t *region,
-                                           size_t row_pitch,
-                                           size_t slice_pitch,
-                                           void *ptr,
-                                           cl_uint num_events_in_wait_list,
-                                           const cl_event *event_wait_list,
-                                           cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue,
-                                            cl_mem image,
-                                            cl_bool blocking_write,
-                                            const size_t *origin,
-                                            const size_t *region,
-                                            size_t input_row_pitch,
-                                            size_t input_slice_pitch,
-                                            const void *ptr,
-                                            cl_uint num_events_in_wait_list,
-                                            const cl_event *event_wait_list,
-                                            cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue,
-                                           cl_mem src_image,
-                                           cl_mem dst_image,
-                                           const size_t *src_origin,
-                                           const size_t *dst_origin,
-                                           const size_t *region,
-                                           cl_uint num_events_in_wait_list,
-                                           const cl_event *event_wait_list,
-                                           cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
-    cl_command_queue command_queue,
-    cl_mem src_image,
-    cl_mem dst_buffer,
-    const size_t *src_origin,
-    const size_t *region,
-    size_t dst_offset,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueCopyBufferToImage(
-    cl_command_queue command_queue,
-    cl_mem src_buffer,
-    cl_mem dst_image,
-    size_t src_offset,
-    const size_t *dst_origin,
-    const size_t *region,
-    cl_uint num_events_in_wait_list,
-    const cl_event *event_wait_list,
-    cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-
-WEAK void * CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue,
-                                          cl_mem image,
-                                          cl_bool blocking_map,
-                                          cl_map_flags map_flags,
-                                          const size_t *origin,
-                                          const size_t *region,
-                                          size_t *image_row_pitch,
-                                          size_t *image_slice_pitch,
-                                          cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list,
-                                          cl_event *event,
-                                          cl_int *errcode_ret) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_FAIL_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE,
-             errcode_ret);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING_OBJ(CL_INVALID_MEM_OBJECT, errcode_ret);
 }
 
 WEAK cl_int CL_API_CALL clEnqueueNativeKernel(
@@ -522,35 +288,6 @@ WEAK cl_int CL_API_CALL clCreateSubDevices(
   RT_RETURN_IF(!rt_is(in_device, RT_DEVICE), CL_INVALID_DEVICE);
   /* Not implemented in this build (the real definition lives in runtime/). */
   MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_mem CL_API_CALL clCreateImage(cl_context context,
-                                      cl_mem_flags flags,
-                                      const cl_image_format *image_format,
-                                      const cl_image_desc *image_desc,
-                                      void *host_ptr,
-                                      cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if there are no devices in context that support
-   * images. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue,
-                                           cl_mem image,
-                                           const void *fill_color,
-                                           const size_t *origin,
-                                           const size_t *region,
-                                           cl_uint num_events_in_wait_list,
-                                           const cl_event *event_wait_list,
-                                           cl_event *event) {
-  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command queue
-   * object. */
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  /* CL_INVALID_MEM_OBJECT if the image argument is not a valid image object:
-   * no device supports images, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
 }
 
 WEAK cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context,
@@ -872,17 +609,6 @@ WEAK cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue,
   MISSING(CL_INVALID_OPERATION);
 }
 
-WEAK cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context context,
-    const cl_sampler_properties *sampler_properties,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if images are not supported by any device
-   * associated with context. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
 WEAK cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     cl_kernel in_kernel,
     cl_device_id in_device,
@@ -914,19 +640,4 @@ WEAK cl_int CL_API_CALL clEnqueueSVMMigrateMem(
   /* CL_INVALID_OPERATION if the device associated with command_queue does
    * not support SVM. */
   MISSING(CL_INVALID_OPERATION);
-}
-
-WEAK cl_mem CL_API_CALL clCreateImageWithProperties(
-    cl_context context,
-    const cl_mem_properties *properties,
-    cl_mem_flags flags,
-    const cl_image_format *image_format,
-    const cl_image_desc *image_desc,
-    void *host_ptr,
-    cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if there are no devices in context that support
-   * images. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
 }

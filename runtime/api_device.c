@@ -1,6 +1,7 @@
 /* This file contains the device entry points: clGetDeviceIDs,
  * clGetDeviceInfo with every OpenCL 3.0 query, device retain/release and
  * clCreateSubDevices (Skein's device cannot be partitioned yet). */
+#include "image.h"
 #include "info.h"
 #include "platform.h"
 #include "printf.h"
@@ -64,7 +65,11 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_bit_ops"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
+      /* Last: listed only while image support is on (rt_images_enabled). */
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
   };
+  const size_t num_extensions =
+      sizeof extensions / sizeof extensions[0] - !dev->images;
   /* Not 2.0: OpenCL C 2.0 makes generic address space, pipes, device
    * enqueue and program-scope globals mandatory, and Skein lacks them. */
   static const cl_name_version c_versions[] = {
@@ -113,7 +118,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   case CL_DEVICE_EXTENSIONS:
     RT_INFO_STRING(dev->caps.extensions);
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-    RT_INFO_ARRAY(extensions, sizeof extensions / sizeof extensions[0]);
+    RT_INFO_ARRAY(extensions, num_extensions);
   case CL_DEVICE_IL_VERSION:
     RT_INFO_STRING("");
   case CL_DEVICE_BUILT_IN_KERNELS:
@@ -136,7 +141,6 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
 
 /* Availability, execution model and capabilities. */
 static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
-  (void)dev;
   switch (param_name) {
   case CL_DEVICE_AVAILABLE:
   case CL_DEVICE_COMPILER_AVAILABLE:
@@ -149,8 +153,10 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_bool, CL_TRUE);
   case CL_DEVICE_LINKER_AVAILABLE:
     RT_INFO_VALUE(cl_bool, RT_HAVE_LINKER ? CL_TRUE : CL_FALSE);
-  case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
+  /* Images only while SKEIN_IMAGES=1 asks for their host side. */
   case CL_DEVICE_IMAGE_SUPPORT:
+    RT_INFO_VALUE(cl_bool, dev->images ? CL_TRUE : CL_FALSE);
+  case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
@@ -300,18 +306,44 @@ static cl_int rt_device_info_memory(RT_INFO_PARAMS) {
   return RT_INFO_UNKNOWN;
 }
 
-/* Features Skein does not have: images, pipes, on-device queues,
- * sub-groups and partitioning all report zero. */
+/* Image limits (runtime/image.h): the FULL_PROFILE minimums or more
+ * while image support is on, zero otherwise. */
+static cl_int rt_device_info_images(RT_INFO_PARAMS) {
+  bool on = dev->images;
+  switch (param_name) {
+  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
+    RT_INFO_VALUE(cl_uint, on ? RT_IMAGE_MAX_READ_ARGS : 0);
+  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
+    RT_INFO_VALUE(cl_uint, on ? RT_IMAGE_MAX_WRITE_ARGS : 0);
+  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
+    RT_INFO_VALUE(cl_uint, on ? RT_IMAGE_MAX_RW_ARGS : 0);
+  case CL_DEVICE_MAX_SAMPLERS:
+    RT_INFO_VALUE(cl_uint, on ? RT_MAX_SAMPLERS : 0);
+  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
+    RT_INFO_VALUE(cl_uint, on ? RT_IMAGE_PITCH_ALIGN : 0);
+  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
+    RT_INFO_VALUE(cl_uint, on ? RT_IMAGE_BASE_ALIGN : 0);
+  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
+    RT_INFO_VALUE(size_t, on ? RT_IMAGE2D_MAX : 0);
+  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
+  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
+  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
+    RT_INFO_VALUE(size_t, on ? RT_IMAGE3D_MAX : 0);
+  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
+    RT_INFO_VALUE(size_t, on ? rt_image_max_buffer_pixels() : 0);
+  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
+    RT_INFO_VALUE(size_t, on ? RT_IMAGE_MAX_ARRAY : 0);
+  }
+  return RT_INFO_UNKNOWN;
+}
+
+/* Features Skein does not have: pipes, on-device queues, sub-groups and
+ * partitioning all report zero. */
 static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
   static const cl_device_partition_property no_partition = 0;
   (void)dev;
   switch (param_name) {
-  case CL_DEVICE_MAX_READ_IMAGE_ARGS:
-  case CL_DEVICE_MAX_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS:
-  case CL_DEVICE_MAX_SAMPLERS:
-  case CL_DEVICE_IMAGE_PITCH_ALIGNMENT:
-  case CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT:
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
@@ -322,14 +354,6 @@ static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
   case CL_DEVICE_MAX_NUM_SUB_GROUPS:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     RT_INFO_VALUE(cl_uint, 0);
-  case CL_DEVICE_IMAGE2D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE2D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_WIDTH:
-  case CL_DEVICE_IMAGE3D_MAX_HEIGHT:
-  case CL_DEVICE_IMAGE3D_MAX_DEPTH:
-  case CL_DEVICE_IMAGE_MAX_BUFFER_SIZE:
-  case CL_DEVICE_IMAGE_MAX_ARRAY_SIZE:
-    RT_INFO_VALUE(size_t, 0);
   /* "If the device cannot be partitioned ... a value of 0 will be
    * returned": one terminating 0 property. */
   case CL_DEVICE_PARTITION_PROPERTIES:
@@ -353,7 +377,7 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
   cl_device_id dev = device;
   cl_int (*const groups[])(RT_INFO_PARAMS) = {
       rt_device_info_identity, rt_device_info_caps, rt_device_info_limits,
-      rt_device_info_memory, rt_device_info_absent};
+      rt_device_info_memory, rt_device_info_images, rt_device_info_absent};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
     cl_int err = groups[i](RT_INFO_ARGS);
     if (err != RT_INFO_UNKNOWN)

@@ -11,6 +11,18 @@
 #include <unistd.h>
 
 static struct _cl_device_id rt_the_device;
+
+/* The device extensions; cl_khr_image2d_from_buffer joins them when image
+ * support is on. */
+#define RT_EXTENSIONS                                                      \
+  "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 "                 \
+  "cl_khr_global_int32_base_atomics "                                      \
+  "cl_khr_global_int32_extended_atomics "                                  \
+  "cl_khr_local_int32_base_atomics "                                       \
+  "cl_khr_local_int32_extended_atomics "                                   \
+  "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "               \
+  "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic"
+
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 
 /* Copies the value of the first "key : value" line of /proc/cpuinfo whose
@@ -109,20 +121,17 @@ static void rt_device_init(void) {
   d->max_work_group_size = 1024;
   d->simd_bytes = rt_detect_simd();
   d->has_fp16 = true;   /* cl_khr_fp16: builtins/math_half.cl etc. */
+  /* Images: the host side works, kernels cannot use them yet, so
+   * applications see no image support unless SKEIN_IMAGES=1 asks for the
+   * host side (docs/features.md). */
+  const char *images = getenv("SKEIN_IMAGES");
+  d->images = images && strcmp(images, "1") == 0;
   rt_detect_vendor(d);
   d->max_clock_mhz = rt_detect_clock();
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))
     snprintf(d->name, sizeof d->name, "CPU");
-  d->caps.extensions = "cl_khr_byte_addressable_store cl_khr_fp64 "
-                       "cl_khr_fp16 "
-                       "cl_khr_global_int32_base_atomics "
-                       "cl_khr_global_int32_extended_atomics "
-                       "cl_khr_local_int32_base_atomics "
-                       "cl_khr_local_int32_extended_atomics "
-                       "cl_khr_int64_base_atomics "
-                       "cl_khr_int64_extended_atomics "
-                       "cl_khr_extended_bit_ops "
-                       "cl_khr_work_group_uniform_arithmetic";
+  d->caps.extensions = d->images ? RT_EXTENSIONS " cl_khr_image2d_from_buffer"
+                                 : RT_EXTENSIONS;
   d->caps.features = "__opencl_c_fp64 __opencl_c_int64 __opencl_c_fp16 "
                      "__opencl_c_work_group_collective_functions "
                      "__opencl_c_atomic_order_acq_rel "

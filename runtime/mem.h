@@ -21,15 +21,19 @@ typedef struct rt_mem_callback {
 struct _cl_mem {
   rt_object obj;
   cl_context context;               /* retained */
-  cl_mem_object_type type;          /* CL_MEM_OBJECT_BUFFER */
+  cl_mem_object_type type;          /* CL_MEM_OBJECT_BUFFER or _IMAGE* */
   cl_mem_flags flags;
   size_t size;
   void *host_ptr;                   /* as given to clCreateBuffer */
   char *data;                       /* the storage, RT_MEM_ALIGN aligned
                                        unless USE_HOST_PTR */
   bool owns_data;
-  cl_mem parent;                    /* sub-buffer: retained parent */
+  cl_mem parent;                    /* sub-buffer: retained parent;
+                                       image: the buffer or image it was
+                                       made from (retained), or NULL */
   size_t origin;                    /* sub-buffer: offset in parent */
+  struct rt_image *image;           /* images only (runtime/image.h):
+                                       in this allocation; else NULL */
   cl_mem_properties *props;         /* copy, for CL_MEM_PROPERTIES */
   size_t num_props;
   pthread_mutex_t lock;             /* guards below */
