@@ -293,6 +293,12 @@ static cl_int create_image(cl_context context,
                    desc->num_mip_levels || desc->num_samples ||
                    !mem_object_valid(context, desc),
                CL_INVALID_IMAGE_DESCRIPTOR);
+  /* CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that
+   * support image_format (at all, or for this image type); checked here,
+   * as the pixel size of a format Skein lacks is unknown. */
+  RT_RETURN_IF(fs == RT_FORMAT_UNSUPPORTED ||
+                   !rt_format_fits_type(format, desc->image_type),
+               CL_IMAGE_FORMAT_NOT_SUPPORTED);
   cl_mem from = desc->mem_object;
   if (from)
     RT_RETURN_IF(!inherit_flags(from, &flags), CL_INVALID_VALUE);
@@ -337,11 +343,6 @@ static cl_int create_image(cl_context context,
                      l.size > rt_device()->max_mem_alloc_size,
                  CL_INVALID_IMAGE_SIZE);
   }
-  /* CL_IMAGE_FORMAT_NOT_SUPPORTED if there are no devices in context that
-   * support image_format (for this image type). */
-  RT_RETURN_IF(fs == RT_FORMAT_UNSUPPORTED ||
-                   !rt_format_fits_type(format, desc->image_type),
-               CL_IMAGE_FORMAT_NOT_SUPPORTED);
   cl_int err;
   *out = rt_image_new(context, flags, format, desc, &l, host_ptr, &err);
   RT_RETURN_IF(!*out, err);
