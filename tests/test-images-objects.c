@@ -348,7 +348,7 @@ static void check_views(void) {
       CHECK_EQ(tight[y * w + x], y * 8 + x);
   /* A 2D image over a USE_HOST_PTR buffer: a map points into the
    * application's memory. */
-  uint32_t *host = aligned_alloc(64, sizeof data);
+  uint32_t *host = aligned_alloc(64, 128); /* >= sizeof data */
   memcpy(host, data, sizeof data);
   cl_mem hbuf = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, sizeof data,
                                host, &err);
