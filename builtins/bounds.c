@@ -2,7 +2,14 @@
  * (compiler/bounds_check.cpp inserts the checks): the size of a kernel
  * argument's object, and the note of an access outside its object, which
  * the check skips. The host reports a note when the launch completes
- * (runtime/api_enqueue_kernel.c). */
+ * (runtime/api_enqueue_kernel.c).
+ *
+ * The compiler marks the loads these make through the launch (its sizes,
+ * its report, its group counts) invariant (cc_bounds_mark_invariant in
+ * compiler/bounds_check.cpp): they do not change during a launch, and
+ * without the mark LLVM must assume the kernel's stores may change them,
+ * so a check's limit would be reloaded on every work-item and could not
+ * be lifted out of the work-item loop. */
 #include "abi.h"
 
 /* The byte size of argument arg's object; all ones when the launch has no

@@ -20,14 +20,23 @@
 // kernels still vectorise across work-items.
 #include "compiler_internal.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 
 #include <climits>
 #include <cstdlib>
@@ -239,12 +248,30 @@ void Checker::guard(Instruction *access, Value *ptr, Value *bytes,
   IRBuilder<> b(access);
   Type *i64 = b.getInt64Ty();
   Value *off = b.CreateSub(b.CreatePtrToInt(ptr, i64), o.base, "obj.off");
-  // off <= size and bytes <= size - off: the whole access inside.
-  Value *ok = b.CreateAnd(b.CreateICmpULE(off, o.size),
-                          b.CreateICmpULE(bytes, b.CreateSub(o.size, off)),
-                          "in.bounds");
+  Value *ok;
+  auto *known = dyn_cast<ConstantInt>(bytes);
+  if (known && !known->isZero()) {
+    // One unsigned compare with a limit that does not vary in the loop,
+    // the range check form IRCE (see cc_bounds_pipeline) takes out of
+    // work-item loops: off + bytes <= size, i.e. off < size - bytes + 1
+    // (limit 0, no offset, when the object is smaller than the access).
+    Value *limit = b.CreateSelect(
+        b.CreateICmpUGE(o.size, bytes),
+        b.CreateAdd(b.CreateSub(o.size, bytes), ConstantInt::get(i64, 1)),
+        ConstantInt::get(i64, 0), "obj.limit");
+    ok = b.CreateICmpULT(off, limit, "in.bounds");
+  } else {
+    // off <= size and bytes <= size - off: the whole access inside.
+    ok = b.CreateAnd(b.CreateICmpULE(off, o.size),
+                     b.CreateICmpULE(bytes, b.CreateSub(o.size, off)),
+                     "in.bounds");
+  }
   Instruction *then_term, *else_term;
-  SplitBlockAndInsertIfThenElse(ok, access, &then_term, &else_term);
+  MDNode *likely = MDBuilder(ctx_).createLikelyBranchWeights();
+  SplitBlockAndInsertIfThenElse(ok, access, &then_term, &else_term, likely);
+  if (isa<ICmpInst>(ok))   // the one-compare form: cc_bounds_hoist's to lift
+    cast<Instruction>(ok)->setMetadata(
+        "skein.bounds", MDNode::get(ctx_, {}));
   BasicBlock *tail = access->getParent();
   access->moveBefore(then_term);
   IRBuilder<> eb(else_term);
@@ -357,4 +384,143 @@ extern "C" bool cc_bounds_instrument(LLVMValueRef kernel,
     return true;
   k.removeFnAttr(Attribute::OptimizeNone);   // -cl-opt-disable kernels
   return Checker(k, ki).run();
+}
+
+// Lifting checks out of loops (cc_bounds_hoist). A check "off <u limit"
+// inside an innermost loop L, with limit invariant in L and off an affine
+// function of L's iteration, {first, +, step}, passes on every iteration
+// when it passes at the first and the last one and off does not wrap in
+// between: that is one test in L's preheader. The tests of all such checks
+// of L are and-ed into all_ok, and each check becomes "all_ok | check".
+// all_ok does not vary in L, so LLVM's loop unswitching splits L into a
+// copy where every check folds away (which vectorises as the unchecked
+// kernel does) and a copy that keeps them, for the launch that goes out of
+// bounds. Work-item loops, where most accesses are affine in the
+// work-item, are innermost loops; so are the kernel's own inner loops in
+// fiber mode.
+namespace {
+
+struct LoopCheck {
+  ICmpInst *check;
+  const SCEVAddRecExpr *off;
+  int64_t step;
+};
+
+// The checks of L that can be lifted.
+std::vector<LoopCheck> liftable_checks(Loop *l, ScalarEvolution &se) {
+  std::vector<LoopCheck> found;
+  for (BasicBlock *bb : l->blocks())
+    for (Instruction &i : *bb) {
+      auto *c = dyn_cast<ICmpInst>(&i);
+      if (!c || !c->getMetadata("skein.bounds") ||
+          c->getPredicate() != ICmpInst::ICMP_ULT ||
+          !l->isLoopInvariant(c->getOperand(1)) ||
+          !c->getOperand(0)->getType()->isIntegerTy(64))
+        continue;
+      auto *ar = dyn_cast<SCEVAddRecExpr>(se.getSCEV(c->getOperand(0)));
+      if (!ar || ar->getLoop() != l || !ar->isAffine())
+        continue;
+      auto *step = dyn_cast<SCEVConstant>(ar->getStepRecurrence(se));
+      // |step| < 2^20 and (below) a trip count < 2^32 keep the span of
+      // offsets, step * count, exact in 64 bits.
+      if (!step || step->getAPInt().abs().uge(1u << 20))
+        continue;
+      found.push_back({c, ar, step->getAPInt().getSExtValue()});
+    }
+  return found;
+}
+
+bool hoist_in_loop(Loop *l, ScalarEvolution &se, const DataLayout &dl) {
+  BasicBlock *pre = l->getLoopPreheader();
+  if (!pre || !l->getExitingBlock() ||
+      l->getExitingBlock() != l->getLoopLatch())
+    return false;
+  const SCEV *btc = se.getBackedgeTakenCount(l);
+  if (isa<SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
+      btc->getType()->getIntegerBitWidth() > 64)
+    return false;
+  std::vector<LoopCheck> checks = liftable_checks(l, se);
+  SCEVExpander expand(se, dl, "bounds.lift");
+  Instruction *at = pre->getTerminator();
+  std::vector<LoopCheck> lifted;
+  for (const LoopCheck &c : checks)
+    if (expand.isSafeToExpand(c.off->getStart()))
+      lifted.push_back(c);
+  if (lifted.empty() || !expand.isSafeToExpand(btc))
+    return false;
+  IRBuilder<> b(at);
+  Type *i64 = b.getInt64Ty();
+  Value *count = b.CreateZExt(expand.expandCodeFor(btc, btc->getType(), at),
+                              i64, "bounds.btc");
+  Value *all_ok = b.CreateICmpULT(count, b.getInt64(1ull << 32));
+  for (const LoopCheck &c : lifted) {
+    Value *first = expand.expandCodeFor(c.off->getStart(), i64, at);
+    Value *limit = c.check->getOperand(1);
+    uint64_t magnitude = c.step < 0 ? -(uint64_t)c.step : (uint64_t)c.step;
+    Value *span = b.CreateMul(count, b.getInt64(magnitude));
+    Value *ok;
+    if (c.step >= 0) {   // first <= last (no wrap) < limit
+      Value *last = b.CreateAdd(first, span);
+      ok = b.CreateAnd(b.CreateICmpUGE(last, first),
+                       b.CreateICmpULT(last, limit));
+    } else {             // last <= first (no wrap) < limit
+      Value *last = b.CreateSub(first, span);
+      ok = b.CreateAnd(b.CreateICmpULE(last, first),
+                       b.CreateICmpULT(first, limit));
+    }
+    all_ok = b.CreateAnd(all_ok, ok);
+  }
+  all_ok->setName("bounds.all_ok");
+  for (const LoopCheck &c : lifted) {
+    IRBuilder<> cb(c.check->getNextNode());
+    Value *either = cb.CreateOr(all_ok, c.check);
+    c.check->replaceUsesWithIf(either,
+                               [&](Use &u) { return u.getUser() != either; });
+    c.check->setMetadata("skein.bounds", nullptr);
+  }
+  return true;
+}
+
+} // namespace
+
+extern "C" void cc_bounds_mark_invariant(LLVMModuleRef m) {
+  Module &mod = *unwrap(m);
+  MDNode *empty = MDNode::get(mod.getContext(), {});
+  for (Function &f : mod) {
+    if (f.isDeclaration() ||
+        !f.getName().starts_with("__skein_ctx___skein_bounds_"))
+      continue;
+    // The loads through a pointer the function itself loaded (the
+    // launch's fields and arrays); not those of the group record, which
+    // the work-group function writes.
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *ld = dyn_cast<LoadInst>(&i))
+          if (isa<LoadInst>(getUnderlyingObject(ld->getPointerOperand())))
+            ld->setMetadata(LLVMContext::MD_invariant_load, empty);
+  }
+}
+
+extern "C" void cc_bounds_hoist(LLVMModuleRef m) {
+  Module &mod = *unwrap(m);
+  const DataLayout &dl = mod.getDataLayout();
+  TargetLibraryInfoImpl tlii(Triple(mod.getTargetTriple()));
+  for (Function &f : mod) {
+    if (f.isDeclaration())
+      continue;
+    bool tagged = false;
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        tagged |= i.getMetadata("skein.bounds") != nullptr;
+    if (!tagged)
+      continue;
+    TargetLibraryInfo tli(tlii, &f);
+    AssumptionCache ac(f);
+    DominatorTree dt(f);
+    LoopInfo li(dt);
+    ScalarEvolution se(f, tli, ac, dt, li);
+    for (Loop *l : li.getLoopsInPreorder())
+      if (l->isInnermost())
+        hoist_in_loop(l, se, dl);
+  }
 }

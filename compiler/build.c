@@ -507,10 +507,13 @@ static size_t global_variable_size(LLVMModuleRef m) {
 static cc_status backend(build *b) {
   /* Fault injection for tests/test-compiler-crash.c: a crash where LLVM
    * would crash, to prove the guard holds ("region": only where region
-   * mode was used, to prove the retry without it). */
+   * mode was used, to prove the retry without it; "fatal": LLVM's
+   * report_fatal_error, which would otherwise exit the process). */
   const char *inject = getenv("SKEIN_INJECT_COMPILER_CRASH");
   if (inject && *inject == '1')
     raise(SIGSEGV);
+  if (inject && strcmp(inject, "fatal") == 0)
+    cc_inject_fatal_error();
   b->tm = cc_host_target_machine(&b->log, &b->avx512);
   if (!b->tm)
     return CC_BUILD_FAILED;
@@ -541,6 +544,19 @@ static cc_status backend(build *b) {
   dump(b->m, "lowered");
   if (!cc_vectorize_wanted())
     cc_forbid_loop_vectorization(b->m);
+  if (bounds_wanted(b) && !b->opts.opt_disable) {
+    /* Inlining and the loop forms first, so that the checks sit in the
+     * work-item loops with their limits hoisted, where cc_bounds_hoist
+     * can lift them. */
+    cc_bounds_mark_invariant(b->m);
+    st = run_passes(b, "always-inline,cgscc(inline),function(sroa,"
+                       "early-cse<memssa>,instcombine<no-verify-fixpoint>,"
+                       "simplifycfg,loop-mssa(licm),loop(loop-rotate),"
+                       "loop-mssa(licm))");
+    if (st != CC_OK)
+      return st;
+    cc_bounds_hoist(b->m);
+  }
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)
     return st;
@@ -874,9 +890,16 @@ static cc_status guarded(build_request *r, cc_program **out, char **log) {
   }
   if (!ok) {
     *out = NULL;
-    if (log)
-      *log = strdup("error: internal compiler error: LLVM crashed while "
-                    "building this program; it was not built\n");
+    if (log) {
+      const char *why = cc_fatal_error_reason();
+      char text[512];
+      snprintf(text, sizeof text,
+               "error: internal compiler error: LLVM %s%s while building "
+               "this program; it was not built\n",
+               why ? "stopped with a fatal error: " : "crashed",
+               why ? why : "");
+      *log = strdup(text);
+    }
     return CC_BUILD_FAILED;
   }
   *out = r->out;

@@ -92,6 +92,14 @@ void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
  * check site. False on allocation failure. */
 void cc_bounds_prepare(LLVMModuleRef m, LLVMValueRef *kernels, unsigned n);
 bool cc_bounds_instrument(LLVMValueRef kernel, cc_kernel_info *ki);
+/* After inlining, before the optimiser's loop passes: gives every
+ * innermost loop of m whose checks are affine in its iteration one test
+ * of them all in its preheader, which loop unswitching turns into a
+ * checked and an unchecked copy of the loop (bounds_check.cpp). */
+void cc_bounds_hoist(LLVMModuleRef m);
+/* Before inlining: marks the loads the bounds builtins make through the
+ * launch (sizes, report) invariant, so that LICM hoists them. */
+void cc_bounds_mark_invariant(LLVMModuleRef m);
 
 /* Marks every loop of m "do not vectorise, do not interleave". */
 void cc_forbid_loop_vectorization(LLVMModuleRef m);
@@ -139,6 +147,12 @@ bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
 /* Runs fn(arg) under LLVM's crash recovery; returns false if it crashed
  * (a signal such as SIGSEGV or SIGABRT inside it). Thread-safe. */
 bool cc_run_crash_safe(void (*fn)(void *), void *arg);
+/* Why the last guarded call on this thread was abandoned when LLVM
+ * reported a fatal error (report_fatal_error); NULL after a crash or a
+ * normal return. */
+const char *cc_fatal_error_reason(void);
+/* Calls LLVM's report_fatal_error (fault injection for the tests). */
+void cc_inject_fatal_error(void);
 
 /* Initialises LLVM's native target once per process (thread-safe). */
 void cc_llvm_init(void);

@@ -20,6 +20,9 @@
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Support/CrashRecoveryContext.h>
+#include <llvm/Support/ErrorHandling.h>
+
+#include <cstdio>
 
 #include <memory>
 #include <mutex>
@@ -60,12 +63,40 @@ extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count) {
   inst->setMetadata(llvm::LLVMContext::MD_loop, id);
 }
 
+// LLVM's report_fatal_error (a pass pipeline LLVM rejects, a pass's own
+// consistency check) ends the process with exit(1) unless a handler takes
+// over. Inside a guarded build the handler abandons the build instead, as
+// a crash would; elsewhere it returns, and LLVM prints and exits as it
+// would have without Skein.
+static thread_local char fatal_reason[256];
+
+static void on_llvm_fatal_error(void *, const char *reason, bool) {
+  llvm::CrashRecoveryContext *crc = llvm::CrashRecoveryContext::GetCurrent();
+  if (!crc)
+    return;
+  snprintf(fatal_reason, sizeof fatal_reason, "%s", reason);
+  crc->HandleExit(1);
+}
+
+extern "C" void cc_inject_fatal_error(void) {
+  llvm::report_fatal_error("injected by SKEIN_INJECT_COMPILER_CRASH=fatal");
+}
+
+extern "C" const char *cc_fatal_error_reason(void) {
+  return fatal_reason[0] ? fatal_reason : NULL;
+}
+
 extern "C" bool cc_run_crash_safe(void (*fn)(void *), void *arg) {
-  // Installs LLVM's signal handlers once, process-wide. A signal outside
-  // any guarded call makes them step aside (restoring the previous
-  // handlers) and re-raise it, so the host sees what it would have seen.
+  // Installs LLVM's signal handlers and the fatal error handler once,
+  // process-wide. A signal outside any guarded call makes them step aside
+  // (restoring the previous handlers) and re-raise it, so the host sees
+  // what it would have seen.
   static std::once_flag once;
-  std::call_once(once, [] { llvm::CrashRecoveryContext::Enable(); });
+  std::call_once(once, [] {
+    llvm::CrashRecoveryContext::Enable();
+    llvm::install_fatal_error_handler(on_llvm_fatal_error, nullptr);
+  });
+  fatal_reason[0] = '\0';
   llvm::CrashRecoveryContext crc;
   return crc.RunSafely([&] { fn(arg); });
 }

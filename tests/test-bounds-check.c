@@ -116,6 +116,23 @@ static void test_load(cl_program p, const char *mode) {
   check_report(mode, text, "kernel copy_shift: out-of-bounds load of 4 "
                            "bytes at offset 4000 of argument 0 (4000 bytes)");
   check_report(mode, text, "line 4");
+
+  /* One before the start: the first work-item's load, the check that the
+   * compiler lifts out of the work-item loop fails at its first iteration
+   * rather than its last. */
+  shift = -1;
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof shift, &shift));
+  CHECK_EQ(run(k, N, 0, text, sizeof text), CL_OUT_OF_RESOURCES);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  bad = 0;
+  for (int i = 1; i < N; i++)
+    bad += out[i] != (i - 1) * 7 + 1;
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(out[0], 1);
+  check_report(mode, text, "out-of-bounds load of 4 bytes at offset -4 "
+                           "of argument 0 (4000 bytes), line 4, by "
+                           "work-item (0,0,0) of group (0,0,0)");
   clReleaseKernel(k);
   clReleaseMemObject(bi);
   clReleaseMemObject(bo);

@@ -4,7 +4,9 @@
  * host process survives, and the next build works. A crash after region
  * mode was used (SKEIN_INJECT_COMPILER_CRASH=region) is retried without
  * it: the build succeeds, says so in its log, and the kernel computes the
- * right values. Skipped under TSan, which cannot
+ * right values. LLVM's report_fatal_error, which would exit the process
+ * (SKEIN_INJECT_COMPILER_CRASH=fatal), fails the build the same way, with
+ * its reason in the log. Skipped under TSan, which cannot
  * follow a jump out of a signal handler. */
 #define _GNU_SOURCE
 #include "test_util.h"
@@ -70,6 +72,24 @@ int main(void) {
     clReleaseKernel(k);
     clReleaseProgram(p);
   }
+
+  /* A fatal error inside LLVM: the build fails, the process lives on. */
+  setenv("SKEIN_INJECT_COMPILER_CRASH", "fatal", 1);
+  cl_program fatal = clCreateProgramWithSource(env.context, 1, &source, NULL,
+                                               &err);
+  REQUIRE_OK(err);
+  if (lsan_disable)
+    lsan_disable();
+  CHECK_EQ(clBuildProgram(fatal, 1, &env.device, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+  if (lsan_enable)
+    lsan_enable();
+  unsetenv("SKEIN_INJECT_COMPILER_CRASH");
+  char fatal_log[1024] = "";
+  REQUIRE_OK(clGetProgramBuildInfo(fatal, env.device, CL_PROGRAM_BUILD_LOG,
+                                   sizeof fatal_log, fatal_log, NULL));
+  CHECK(strstr(fatal_log, "fatal error: injected") != NULL);
+  clReleaseProgram(fatal);
 
   /* A kernel with a loop of its own runs in region mode (the loop cut at
    * an implicit barrier). */
