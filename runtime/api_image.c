@@ -801,8 +801,12 @@ void *CL_API_CALL clEnqueueMapImage(
   /* Zero-copy: the image's own storage (the application's host_ptr with
    * USE_HOST_PTR) and pitches. */
   void *ptr = rt_image_at(image, origin).base;
-  err = rt_image_enqueue_map(command_queue, image, ptr, blocking_map,
-                             num_events_in_wait_list, event_wait_list, event);
+  /* CL_INVALID_OPERATION if mapping would lead to overlapping regions
+   * being mapped for writing. */
+  err = rt_image_enqueue_map(
+      command_queue, image, ptr, origin, region,
+      map_flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION),
+      blocking_map, num_events_in_wait_list, event_wait_list, event);
   RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
   *image_row_pitch = k->row_pitch;
   /* For a 1D and 2D image, zero is returned in image_slice_pitch. */

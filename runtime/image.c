@@ -208,10 +208,20 @@ cl_int rt_image_enqueue_fill(cl_command_queue q, cl_mem m, rt_pixels dst,
                 wait_list, event);
 }
 
+/* True if boxes (a, ar) and (b, br) share a pixel. */
+static bool boxes_meet(const size_t *a, const size_t *ar, const size_t *b,
+                       const size_t *br) {
+  for (int i = 0; i < 3; i++)
+    if (a[i] >= b[i] + br[i] || b[i] >= a[i] + ar[i])
+      return false;
+  return true;
+}
+
 cl_int rt_image_enqueue_map(cl_command_queue q, cl_mem m, void *ptr,
-                            bool blocking, cl_uint num_events,
+                            const size_t origin[3], const size_t region[3],
+                            bool write, bool blocking, cl_uint num_events,
                             const cl_event *wait_list, cl_event *event) {
-  rt_mapping *map = malloc(sizeof *map);
+  rt_mapping *map = calloc(1, sizeof *map);
   image_cmd *c = rt_payload_alloc(sizeof *c);
   if (!map || !c) {
     free(map);
@@ -219,19 +229,43 @@ cl_int rt_image_enqueue_map(cl_command_queue q, cl_mem m, void *ptr,
     return CL_OUT_OF_HOST_MEMORY;
   }
   map->ptr = ptr;
+  map->write = write;
+  memcpy(map->origin, origin, sizeof map->origin);
+  memcpy(map->region, region, sizeof map->region);
+  /* The region is claimed before the command exists, so that two
+   * threads cannot both map it for writing. */
+  pthread_mutex_lock(&m->lock);
+  bool clash = false;
+  for (rt_mapping *o = m->mappings; write && o && !clash; o = o->next)
+    clash = o->write && boxes_meet(o->origin, o->region, origin, region);
+  if (!clash) {
+    map->next = m->mappings;
+    m->mappings = map;
+    m->map_count++;
+  }
+  pthread_mutex_unlock(&m->lock);
+  if (clash) {
+    free(map);
+    rt_payload_free(c);
+    rt_debug("%s: overlaps a region mapped for writing -> "
+             "CL_INVALID_OPERATION\n", __func__);
+    return CL_INVALID_OPERATION;
+  }
   c->mems[1] = m; /* kept alive while the map command is pending */
   cl_int err = submit(q, CL_COMMAND_MAP_IMAGE, NULL, c, blocking, num_events,
                       wait_list, event);
   if (err != CL_SUCCESS) {
+    /* Not mapped after all: the claim goes. */
+    pthread_mutex_lock(&m->lock);
+    rt_mapping **link = &m->mappings;
+    while (*link && *link != map)
+      link = &(*link)->next;
+    if (*link) {
+      *link = map->next;
+      m->map_count--;
+    }
+    pthread_mutex_unlock(&m->lock);
     free(map);
-    return err;
   }
-  /* Recorded as clEnqueueMapBuffer records its mappings, so that
-   * clEnqueueUnmapMemObject finds it and CL_MEM_MAP_COUNT counts it. */
-  pthread_mutex_lock(&m->lock);
-  map->next = m->mappings;
-  m->mappings = map;
-  m->map_count++;
-  pthread_mutex_unlock(&m->lock);
-  return CL_SUCCESS;
+  return err;
 }

@@ -124,11 +124,13 @@ cl_int rt_image_enqueue_fill(cl_command_queue q, cl_mem m, rt_pixels dst,
                              const unsigned char *pixel, cl_uint num_events,
                              const cl_event *wait_list, cl_event *event);
 
-/* Enqueues a map command of image m (zero-copy: nothing to move) and
- * records ptr as one of m's mappings, which clEnqueueUnmapMemObject
- * removes. */
+/* Enqueues a map command of region (origin, region) of image m
+ * (zero-copy: nothing to move) and records ptr as one of m's mappings,
+ * which clEnqueueUnmapMemObject removes. CL_INVALID_OPERATION if the map
+ * is for writing and a live map for writing overlaps the region. */
 cl_int rt_image_enqueue_map(cl_command_queue q, cl_mem m, void *ptr,
-                            bool blocking, cl_uint num_events,
+                            const size_t origin[3], const size_t region[3],
+                            bool write, bool blocking, cl_uint num_events,
                             const cl_event *wait_list, cl_event *event);
 
 #endif

@@ -6,10 +6,14 @@
 #include "object.h"
 #include <pthread.h>
 
-/* One live mapping (clEnqueueMapBuffer not yet unmapped). */
+/* One live mapping (clEnqueueMapBuffer/MapImage not yet unmapped). */
 typedef struct rt_mapping {
   void *ptr;
   struct rt_mapping *next;
+  /* Image maps only (runtime/image.c; unset for buffers): whether it is
+   * for writing, and its region, which no other write map may overlap. */
+  bool write;
+  size_t origin[3], region[3];
 } rt_mapping;
 
 typedef struct rt_mem_callback {

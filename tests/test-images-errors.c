@@ -555,7 +555,39 @@ static void command_errors(void) {
   REQUIRE_OK(clEnqueueUnmapMemObject(env.queue, img, p, 0, NULL, NULL));
   CHECK_EQ(clEnqueueUnmapMemObject(env.queue, img, p, 0, NULL, NULL),
            CL_INVALID_VALUE);
+  /* CL_INVALID_OPERATION if mapping would lead to overlapping regions
+   * being mapped for writing; reads may overlap anything. */
+  const size_t o22[3] = {2, 2, 0}, o44[3] = {4, 4, 0};
+  void *w1 = clEnqueueMapImage(env.queue, img, CL_TRUE, CL_MAP_WRITE, o11,
+                               r22, &row, NULL, 0, NULL, NULL, &err);
+  REQUIRE_OK(err);
+  CHECK_EQ(map_err(img, CL_MAP_WRITE, o22, r22, &row, NULL),
+           CL_INVALID_OPERATION);
+  CHECK_EQ(map_err(img, CL_MAP_WRITE_INVALIDATE_REGION, o0, r88, &row, NULL),
+           CL_INVALID_OPERATION);
+  void *w2 = clEnqueueMapImage(env.queue, img, CL_TRUE, CL_MAP_WRITE, o33,
+                               r22, &row, NULL, 0, NULL, NULL, &err);
+  REQUIRE_OK(err); /* (3,3)-(4,4) misses (1,1)-(2,2) */
+  void *r2 = clEnqueueMapImage(env.queue, img, CL_TRUE, CL_MAP_READ, o22,
+                               r22, &row, NULL, 0, NULL, NULL, &err);
+  REQUIRE_OK(err);
+  cl_uint count = 0;
+  REQUIRE_OK(clGetMemObjectInfo(img, CL_MEM_MAP_COUNT, sizeof count, &count,
+                                NULL));
+  CHECK_EQ(count, 3);
+  REQUIRE_OK(clEnqueueUnmapMemObject(env.queue, img, w1, 0, NULL, NULL));
+  void *w3 = clEnqueueMapImage(env.queue, img, CL_TRUE, CL_MAP_WRITE, o22,
+                               r1, &row, NULL, 0, NULL, NULL, &err);
+  REQUIRE_OK(err); /* (2,2) is free for writing again */
+  CHECK_EQ(map_err(img, CL_MAP_WRITE, o44, r1, &row, NULL),
+           CL_INVALID_OPERATION);
+  REQUIRE_OK(clEnqueueUnmapMemObject(env.queue, img, w2, 0, NULL, NULL));
+  REQUIRE_OK(clEnqueueUnmapMemObject(env.queue, img, w3, 0, NULL, NULL));
+  REQUIRE_OK(clEnqueueUnmapMemObject(env.queue, img, r2, 0, NULL, NULL));
   REQUIRE_OK(clFinish(env.queue));
+  REQUIRE_OK(clGetMemObjectInfo(img, CL_MEM_MAP_COUNT, sizeof count, &count,
+                                NULL));
+  CHECK_EQ(count, 0);
   cl_mem all[] = {img, buf, img3, img1, img1a, hwo, hro, hna, imgf};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
     REQUIRE_OK(clReleaseMemObject(all[i]));
