@@ -1,9 +1,11 @@
 /* This file contains the error table's rows for the commands (buffer
  * reads, writes, copies, fills, maps and their *Rect forms, migration,
  * NDRange kernels and tasks, markers and barriers), the event entry
- * points, and the entry points icd/missing.c answers (images, samplers,
- * SVM, pipes, native kernels), each with the code docs/features.md and
- * the OpenCL 3.0 specification name for a device without the feature.
+ * points, and the entry points of features the device does not report
+ * (images and samplers without SKEIN_IMAGES=1, whose image-enabled errors
+ * are test-images-errors'; SVM, pipes and native kernels, which
+ * icd/missing.c answers), each with the code docs/features.md and the
+ * OpenCL 3.0 specification name for a device without the feature.
  * Every enqueue passes &f->ev_out, which a failed call must not write. */
 #include "api_errors.h"
 
@@ -1424,7 +1426,8 @@ const error_row command_rows[] = {
     ROW("clEnqueueWaitForEvents", "command_queue is not a valid queue",
         wait_events_wrong_queue, CL_INVALID_COMMAND_QUEUE),
 
-    /* Not implemented (icd/missing.c): no images, samplers, SVM, pipes or
+    /* No image support (runtime/api_image.c and api_sampler.c without
+     * SKEIN_IMAGES=1); not implemented (icd/missing.c): SVM, pipes,
      * native kernels. */
     ROW("clCreateImage", "no device in context supports images", image,
         CL_INVALID_OPERATION),
