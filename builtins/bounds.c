@@ -12,19 +12,20 @@
  * be lifted out of the work-item loop. */
 #include "abi.h"
 
-/* The byte size of argument arg's object; all ones when the launch has no
- * sizes (defensive: every check then passes). */
+/* The byte size of argument arg's object. A kernel calls this only when
+ * it has check sites, and the host gives every launch of such a kernel
+ * its sizes (runtime/api_enqueue_kernel.c): no null test, whose branch
+ * would keep the load in the work-item loop. */
 __attribute__((always_inline)) uint64_t
 __skein_ctx___skein_bounds_size(skein_group *g, uint32_t arg) {
-  const uint64_t *sizes = g->launch->arg_sizes;
-  return sizes ? sizes[arg] : ~0ull;
+  return g->launch->arg_sizes[arg];
 }
 
 /* Notes that the work-item of linear local id lid made the access of check
  * site at byte offset offset, outside its object. Inlined: three stores at
  * consecutive work-items' entries, which the vectoriser turns into masked
  * vector stores (a call would keep the work-item loop scalar). */
-__attribute__((always_inline)) void
+__attribute__((noinline, cold)) void
 __skein_ctx___skein_bounds_note(skein_group *g, uint32_t site,
                                 uint64_t offset, uint64_t lid) {
   skein_bounds_report *r = g->launch->bounds;

@@ -36,7 +36,10 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <climits>
 #include <cstdlib>
@@ -391,13 +394,13 @@ extern "C" bool cc_bounds_instrument(LLVMValueRef kernel,
 // function of L's iteration, {first, +, step}, passes on every iteration
 // when it passes at the first and the last one and off does not wrap in
 // between: that is one test in L's preheader. The tests of all such checks
-// of L are and-ed into all_ok, and each check becomes "all_ok | check".
-// all_ok does not vary in L, so LLVM's loop unswitching splits L into a
-// copy where every check folds away (which vectorises as the unchecked
-// kernel does) and a copy that keeps them, for the launch that goes out of
-// bounds. Work-item loops, where most accesses are affine in the
-// work-item, are innermost loops; so are the kernel's own inner loops in
-// fiber mode.
+// of L are and-ed into all_ok, and L is versioned on it: L itself loses
+// those checks (and vectorises as the unchecked kernel does), and a copy
+// that keeps them runs when all_ok fails (a launch that goes out of
+// bounds, or a loop whose accesses are guarded by conditions the range
+// test cannot see). Work-item loops, where most accesses are affine in
+// the work-item, are innermost loops; so are the kernel's own inner loops
+// in fiber mode.
 namespace {
 
 struct LoopCheck {
@@ -430,30 +433,31 @@ std::vector<LoopCheck> liftable_checks(Loop *l, ScalarEvolution &se) {
   return found;
 }
 
-bool hoist_in_loop(Loop *l, ScalarEvolution &se, const DataLayout &dl) {
+// all_ok for L's liftable checks, built in L's preheader; null if L has
+// none or is not in the form versioning needs.
+Value *build_all_ok(Loop *l, ScalarEvolution &se, const DataLayout &dl,
+                    std::vector<LoopCheck> *lifted) {
   BasicBlock *pre = l->getLoopPreheader();
-  if (!pre || !l->getExitingBlock() ||
-      l->getExitingBlock() != l->getLoopLatch())
-    return false;
+  if (!pre || !l->getExitingBlock() || !l->getExitBlock() ||
+      l->getExitingBlock() != l->getLoopLatch() || !l->hasDedicatedExits())
+    return nullptr;
   const SCEV *btc = se.getBackedgeTakenCount(l);
   if (isa<SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
       btc->getType()->getIntegerBitWidth() > 64)
-    return false;
-  std::vector<LoopCheck> checks = liftable_checks(l, se);
+    return nullptr;
   SCEVExpander expand(se, dl, "bounds.lift");
-  Instruction *at = pre->getTerminator();
-  std::vector<LoopCheck> lifted;
-  for (const LoopCheck &c : checks)
+  for (const LoopCheck &c : liftable_checks(l, se))
     if (expand.isSafeToExpand(c.off->getStart()))
-      lifted.push_back(c);
-  if (lifted.empty() || !expand.isSafeToExpand(btc))
-    return false;
+      lifted->push_back(c);
+  if (lifted->empty() || !expand.isSafeToExpand(btc))
+    return nullptr;
+  Instruction *at = pre->getTerminator();
   IRBuilder<> b(at);
   Type *i64 = b.getInt64Ty();
   Value *count = b.CreateZExt(expand.expandCodeFor(btc, btc->getType(), at),
                               i64, "bounds.btc");
   Value *all_ok = b.CreateICmpULT(count, b.getInt64(1ull << 32));
-  for (const LoopCheck &c : lifted) {
+  for (const LoopCheck &c : *lifted) {
     Value *first = expand.expandCodeFor(c.off->getStart(), i64, at);
     Value *limit = c.check->getOperand(1);
     uint64_t magnitude = c.step < 0 ? -(uint64_t)c.step : (uint64_t)c.step;
@@ -471,14 +475,67 @@ bool hoist_in_loop(Loop *l, ScalarEvolution &se, const DataLayout &dl) {
     all_ok = b.CreateAnd(all_ok, ok);
   }
   all_ok->setName("bounds.all_ok");
-  for (const LoopCheck &c : lifted) {
-    IRBuilder<> cb(c.check->getNextNode());
-    Value *either = cb.CreateOr(all_ok, c.check);
-    c.check->replaceUsesWithIf(either,
-                               [&](Use &u) { return u.getUser() != either; });
-    c.check->setMetadata("skein.bounds", nullptr);
+  return all_ok;
+}
+
+// Versions L on all_ok (computed in its preheader): the preheader
+// branches to L, whose lifted checks become true, or to a copy of L that
+// keeps them. Both leave through L's one exit block, whose phis (L is in
+// LCSSA form) get the copy's values.
+void version_loop(Loop *l, Value *all_ok, const std::vector<LoopCheck> &lifted,
+                  DominatorTree &dt, LoopInfo &li) {
+  BasicBlock *check_bb = l->getLoopPreheader();
+  BasicBlock *exiting = l->getExitingBlock();
+  BasicBlock *exit = l->getExitBlock();
+  BasicBlock *ph = SplitBlock(check_bb, check_bb->getTerminator(), &dt, &li,
+                              nullptr, l->getHeader()->getName() + ".ph");
+  ValueToValueMapTy vmap;
+  SmallVector<BasicBlock *, 16> blocks;
+  Loop *checked = cloneLoopWithPreheader(ph, check_bb, l, vmap, ".checked",
+                                         &li, &dt, blocks);
+  remapInstructionsInBlocks(blocks, vmap);
+  Instruction *term = check_bb->getTerminator();
+  BranchInst::Create(ph, checked->getLoopPreheader(), all_ok, term);
+  term->eraseFromParent();
+  dt.changeImmediateDominator(exit, check_bb);
+  auto *checked_exiting = cast<BasicBlock>(vmap[exiting]);
+  for (PHINode &phi : exit->phis()) {
+    Value *in = phi.getIncomingValueForBlock(exiting);
+    auto it = vmap.find(in);
+    Value *mapped = it != vmap.end() ? static_cast<Value *>(it->second) : in;
+    phi.addIncoming(mapped, checked_exiting);
   }
-  return true;
+  for (const LoopCheck &c : lifted) {
+    c.check->replaceAllUsesWith(ConstantInt::getTrue(c.check->getContext()));
+    c.check->eraseFromParent();
+  }
+}
+
+// Versions one innermost loop of f that has liftable checks; false when
+// none is left.
+bool version_one(Function &f, const DataLayout &dl,
+                 TargetLibraryInfoImpl &tlii) {
+  TargetLibraryInfo tli(tlii, &f);
+  AssumptionCache ac(f);
+  DominatorTree dt(f);
+  LoopInfo li(dt);
+  ScalarEvolution se(f, tli, ac, dt, li);
+  for (Loop *l : li.getLoopsInPreorder()) {
+    if (!l->isInnermost())
+      continue;
+    std::vector<LoopCheck> lifted;
+    Value *all_ok = build_all_ok(l, se, dl, &lifted);
+    // Checks of this loop are done with either way: in the copy they stay.
+    for (BasicBlock *bb : l->blocks())
+      for (Instruction &i : *bb)
+        i.setMetadata("skein.bounds", nullptr);
+    if (!all_ok)
+      continue;
+    formLCSSA(*l, dt, &li, &se);
+    version_loop(l, all_ok, lifted, dt, li);
+    return true;
+  }
+  return false;
 }
 
 } // namespace
@@ -508,19 +565,11 @@ extern "C" void cc_bounds_hoist(LLVMModuleRef m) {
   for (Function &f : mod) {
     if (f.isDeclaration())
       continue;
-    bool tagged = false;
-    for (BasicBlock &bb : f)
+    // One loop at a time, with the analyses made afresh after each.
+    while (version_one(f, dl, tlii)) {
+    }
+    for (BasicBlock &bb : f)   // loops that were not innermost
       for (Instruction &i : bb)
-        tagged |= i.getMetadata("skein.bounds") != nullptr;
-    if (!tagged)
-      continue;
-    TargetLibraryInfo tli(tlii, &f);
-    AssumptionCache ac(f);
-    DominatorTree dt(f);
-    LoopInfo li(dt);
-    ScalarEvolution se(f, tli, ac, dt, li);
-    for (Loop *l : li.getLoopsInPreorder())
-      if (l->isInnermost())
-        hoist_in_loop(l, se, dl);
+        i.setMetadata("skein.bounds", nullptr);
   }
 }

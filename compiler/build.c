@@ -556,6 +556,7 @@ static cc_status backend(build *b) {
     if (st != CC_OK)
       return st;
     cc_bounds_hoist(b->m);
+    dump(b->m, "lifted");
   }
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)
