@@ -22,9 +22,11 @@ __skein_ctx___skein_bounds_size(skein_group *g, uint32_t arg) {
 }
 
 /* Notes that the work-item of linear local id lid made the access of check
- * site at byte offset offset, outside its object. Inlined: three stores at
- * consecutive work-items' entries, which the vectoriser turns into masked
- * vector stores (a call would keep the work-item loop scalar). */
+ * site at byte offset offset, outside its object. A call, not inlined:
+ * checks affine in the work-item leave the work-item loop's vectorised
+ * copy (compiler/bounds_check.cpp, cc_bounds_hoist), and the copy that
+ * keeps them is the slow path of a launch that goes out of bounds, where a
+ * small loop body matters more than vector notes. */
 __attribute__((noinline, cold)) void
 __skein_ctx___skein_bounds_note(skein_group *g, uint32_t site,
                                 uint64_t offset, uint64_t lid) {
