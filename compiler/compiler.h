@@ -49,8 +49,8 @@ typedef enum cc_arg_kind {
   CC_ARG_CONSTANT,     /* __constant pointer: a cl_mem (or NULL) */
   CC_ARG_LOCAL,        /* __local pointer: a size, value NULL */
   CC_ARG_VALUE,        /* by value: scalar, vector or struct of size bytes */
-  CC_ARG_SAMPLER,      /* sampler_t (not supported yet) */
-  CC_ARG_IMAGE,        /* image types (not supported yet) */
+  CC_ARG_SAMPLER,      /* sampler_t: its 64-bit sampler_t bits (abi.h) */
+  CC_ARG_IMAGE,        /* image types: the image's skein_image address */
 } cc_arg_kind;
 
 typedef struct cc_arg_info {

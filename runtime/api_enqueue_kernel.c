@@ -9,6 +9,7 @@
 #include "queue.h"
 #include "event.h"
 #include "mem.h"
+#include "image.h"
 #include "platform.h"
 #include "printf.h"
 #include "../scheduler/scheduler.h"
@@ -81,8 +82,7 @@ static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
   *size = 0;
   switch (ai->kind) {
   case CC_ARG_GLOBAL:
-  case CC_ARG_CONSTANT:
-  case CC_ARG_IMAGE: {
+  case CC_ARG_CONSTANT: {
     /* A sub-buffer's data already points into its parent. */
     void *ptr = a->mem ? a->mem->data : NULL;
     memcpy(p, &ptr, sizeof ptr);
@@ -91,6 +91,16 @@ static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
       c->mems[c->num_mems++] = a->mem;
       *size = a->mem->size;
     }
+    break;
+  }
+  case CC_ARG_IMAGE: {
+    /* The kernel receives the image's descriptor (builtins/abi.h); the
+     * image builtins reach the pixels through it. */
+    skein_image *desc = &a->mem->image->kernel;
+    memcpy(p, &desc, sizeof desc);
+    rt_retain(a->mem);
+    c->mems[c->num_mems++] = a->mem;
+    *size = sizeof *desc;
     break;
   }
   case CC_ARG_LOCAL:

@@ -5,6 +5,8 @@
 #include "program.h"
 #include "context.h"
 #include "mem.h"
+#include "image.h"
+#include "sampler.h"
 #include "info.h"
 #include "platform.h"
 #include <stdlib.h>
@@ -110,6 +112,56 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
   return CL_SUCCESS;
 }
 
+/* The image type an image argument's declared type takes ("image2d_t",
+ * "image2d_depth_t" ...: the type names of OpenCL C); 0 for a name it
+ * does not know (a typedef), which then takes any image. */
+static cl_mem_object_type image_arg_type(const char *name) {
+  static const struct {
+    const char *name;
+    cl_mem_object_type type;
+  } types[] = {
+      {"image1d_t", CL_MEM_OBJECT_IMAGE1D},
+      {"image1d_buffer_t", CL_MEM_OBJECT_IMAGE1D_BUFFER},
+      {"image1d_array_t", CL_MEM_OBJECT_IMAGE1D_ARRAY},
+      {"image2d_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_depth_t", CL_MEM_OBJECT_IMAGE2D},
+      {"image2d_array_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image2d_array_depth_t", CL_MEM_OBJECT_IMAGE2D_ARRAY},
+      {"image3d_t", CL_MEM_OBJECT_IMAGE3D},
+  };
+  for (size_t i = 0; name && i < sizeof types / sizeof types[0]; i++)
+    if (strcmp(name, types[i].name) == 0)
+      return types[i].type;
+  return 0;
+}
+
+/* Validates an image argument and returns its cl_mem in *mem. */
+static cl_int check_image_arg(const cc_arg_info *ai, const void *arg_value,
+                              cl_mem *mem) {
+  /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value: an
+   * image argument needs its cl_mem. */
+  RT_RETURN_IF(!arg_value, CL_INVALID_ARG_VALUE);
+  *mem = *(const cl_mem *)arg_value;
+  /* CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
+   * when the specified arg_value is not a valid memory object: here, not
+   * an image of the argument's type. */
+  RT_RETURN_IF(!rt_is_image(*mem), CL_INVALID_MEM_OBJECT);
+  cl_mem_object_type want = image_arg_type(ai->type_name);
+  RT_RETURN_IF(want && (*mem)->type != want, CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_ARG_VALUE if the argument is an image declared with the
+   * read_only qualifier and arg_value refers to an image object created
+   * with cl_mem_flags of CL_MEM_WRITE_ONLY or if the image argument is
+   * declared with the write_only qualifier and arg_value refers to an
+   * image object created with cl_mem_flags of CL_MEM_READ_ONLY. */
+  RT_RETURN_IF(ai->access_qualifier == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+                   ((*mem)->flags & CL_MEM_WRITE_ONLY),
+               CL_INVALID_ARG_VALUE);
+  RT_RETURN_IF(ai->access_qualifier == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+                   ((*mem)->flags & CL_MEM_READ_ONLY),
+               CL_INVALID_ARG_VALUE);
+  return CL_SUCCESS;
+}
+
 /* Validates a memory-object argument (buffer or image) and returns the
  * cl_mem in *mem (NULL for a NULL pointer). */
 static cl_int check_mem_arg(const cc_arg_info *ai, size_t arg_size,
@@ -117,16 +169,16 @@ static cl_int check_mem_arg(const cc_arg_info *ai, size_t arg_size,
   /* CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size
    * != sizeof(cl_mem). */
   RT_RETURN_IF(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+  if (ai->kind == CC_ARG_IMAGE)
+    return check_image_arg(ai, arg_value, mem);
   /* A buffer argument's arg_value may be NULL or point to a NULL value:
-   * the kernel then sees a NULL pointer. Images take no NULL. */
+   * the kernel then sees a NULL pointer. */
   *mem = arg_value ? *(const cl_mem *)arg_value : NULL;
   bool is_buffer = *mem && rt_is(*mem, RT_MEM) &&
                    (*mem)->type == CL_MEM_OBJECT_BUFFER;
   /* CL_INVALID_MEM_OBJECT for an argument declared to be a memory object
-   * when the specified arg_value is not a valid memory object (Skein has
-   * no image objects yet). */
-  if (ai->kind == CC_ARG_IMAGE)
-    RT_FAIL(CL_INVALID_MEM_OBJECT);
+   * when the specified arg_value is not a valid memory object (an image
+   * is no buffer). */
   RT_RETURN_IF(*mem && !is_buffer, CL_INVALID_MEM_OBJECT);
   return CL_SUCCESS;
 }
@@ -185,6 +237,12 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
    * OpenCL object pointed to by arg_value are not the same. */
   RT_RETURN_IF(mem && mem->context != kernel->program->context,
                CL_INVALID_CONTEXT);
+  if (ai->kind == CC_ARG_SAMPLER) {
+    /* The kernel receives the sampler_t bits (builtins/abi.h), taken now:
+     * the application may release the sampler once the call returns. */
+    uint64_t bits = rt_sampler_bits(*(const cl_sampler *)arg_value);
+    return rt_kernel_set_arg(kernel, arg_index, sizeof bits, &bits, NULL);
+  }
   return rt_kernel_set_arg(kernel, arg_index, arg_size, arg_value, mem);
 }
 

@@ -12,6 +12,17 @@
 
 static struct _cl_device_id rt_the_device;
 
+/* The OpenCL C features every program is compiled with; image support
+ * adds RT_IMAGE_FEATURES. */
+#define RT_FEATURES                                                        \
+  "__opencl_c_fp64 __opencl_c_int64 __opencl_c_fp16 "                      \
+  "__opencl_c_work_group_collective_functions "                            \
+  "__opencl_c_atomic_order_acq_rel __opencl_c_atomic_order_seq_cst "       \
+  "__opencl_c_atomic_scope_device __opencl_c_atomic_scope_all_devices "    \
+  "__opencl_c_generic_address_space "                                      \
+  "__opencl_c_program_scope_global_variables"
+#define RT_IMAGE_FEATURES "__opencl_c_images __opencl_c_read_write_images"
+
 /* The device extensions; cl_khr_image2d_from_buffer joins them when image
  * support is on. */
 #define RT_EXTENSIONS                                                      \
@@ -132,14 +143,10 @@ static void rt_device_init(void) {
     snprintf(d->name, sizeof d->name, "CPU");
   d->caps.extensions = d->images ? RT_EXTENSIONS " cl_khr_image2d_from_buffer"
                                  : RT_EXTENSIONS;
-  d->caps.features = "__opencl_c_fp64 __opencl_c_int64 __opencl_c_fp16 "
-                     "__opencl_c_work_group_collective_functions "
-                     "__opencl_c_atomic_order_acq_rel "
-                     "__opencl_c_atomic_order_seq_cst "
-                     "__opencl_c_atomic_scope_device "
-                     "__opencl_c_atomic_scope_all_devices "
-                     "__opencl_c_generic_address_space "
-                     "__opencl_c_program_scope_global_variables";
+  /* Image types, sampler_t and the image builtins (builtins/image.cl)
+   * only exist for programs while image support is on. */
+  d->caps.features = d->images ? RT_FEATURES " " RT_IMAGE_FEATURES
+                               : RT_FEATURES;
   d->caps.max_cl_c_version = 300;
 }
 
