@@ -20,14 +20,7 @@
 // kernels still vectorise across work-items.
 #include "compiler_internal.h"
 
-#include <llvm/Analysis/AssumptionCache.h>
-#include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/ScalarEvolutionExpressions.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/Analysis/ValueTracking.h>
 #include <llvm/IR/Constants.h>
-#include <llvm/IR/Dominators.h>
 #include <llvm/IR/DebugInfoMetadata.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -36,10 +29,6 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
-#include <llvm/Transforms/Utils/Cloning.h>
-#include <llvm/Transforms/Utils/LoopUtils.h>
-#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
-#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <climits>
 #include <cstdlib>
@@ -275,6 +264,7 @@ void Checker::guard(Instruction *access, Value *ptr, Value *bytes,
   if (isa<ICmpInst>(ok))   // the one-compare form: cc_bounds_hoist's to lift
     cast<Instruction>(ok)->setMetadata(
         "skein.bounds", MDNode::get(ctx_, {}));
+  // (bounds_lift.cpp adds the box test of each such check afterwards.)
   BasicBlock *tail = access->getParent();
   access->moveBefore(then_term);
   IRBuilder<> eb(else_term);
@@ -386,190 +376,8 @@ extern "C" bool cc_bounds_instrument(LLVMValueRef kernel,
   if (k.isDeclaration())
     return true;
   k.removeFnAttr(Attribute::OptimizeNone);   // -cl-opt-disable kernels
-  return Checker(k, ki).run();
-}
-
-// Lifting checks out of loops (cc_bounds_hoist). A check "off <u limit"
-// inside an innermost loop L, with limit invariant in L and off an affine
-// function of L's iteration, {first, +, step}, passes on every iteration
-// when it passes at the first and the last one and off does not wrap in
-// between: that is one test in L's preheader. The tests of all such checks
-// of L are and-ed into all_ok, and L is versioned on it: L itself loses
-// those checks (and vectorises as the unchecked kernel does), and a copy
-// that keeps them runs when all_ok fails (a launch that goes out of
-// bounds, or a loop whose accesses are guarded by conditions the range
-// test cannot see). Work-item loops, where most accesses are affine in
-// the work-item, are innermost loops; so are the kernel's own inner loops
-// in fiber mode.
-namespace {
-
-struct LoopCheck {
-  ICmpInst *check;
-  const SCEVAddRecExpr *off;
-  int64_t step;
-};
-
-// The checks of L that can be lifted.
-std::vector<LoopCheck> liftable_checks(Loop *l, ScalarEvolution &se) {
-  std::vector<LoopCheck> found;
-  for (BasicBlock *bb : l->blocks())
-    for (Instruction &i : *bb) {
-      auto *c = dyn_cast<ICmpInst>(&i);
-      if (!c || !c->getMetadata("skein.bounds") ||
-          c->getPredicate() != ICmpInst::ICMP_ULT ||
-          !l->isLoopInvariant(c->getOperand(1)) ||
-          !c->getOperand(0)->getType()->isIntegerTy(64))
-        continue;
-      auto *ar = dyn_cast<SCEVAddRecExpr>(se.getSCEV(c->getOperand(0)));
-      if (!ar || ar->getLoop() != l || !ar->isAffine())
-        continue;
-      auto *step = dyn_cast<SCEVConstant>(ar->getStepRecurrence(se));
-      // |step| < 2^20 and (below) a trip count < 2^32 keep the span of
-      // offsets, step * count, exact in 64 bits.
-      if (!step || step->getAPInt().abs().uge(1u << 20))
-        continue;
-      found.push_back({c, ar, step->getAPInt().getSExtValue()});
-    }
-  return found;
-}
-
-// all_ok for L's liftable checks, built in L's preheader; null if L has
-// none or is not in the form versioning needs.
-Value *build_all_ok(Loop *l, ScalarEvolution &se, const DataLayout &dl,
-                    std::vector<LoopCheck> *lifted) {
-  BasicBlock *pre = l->getLoopPreheader();
-  if (!pre || !l->getExitingBlock() || !l->getExitBlock() ||
-      l->getExitingBlock() != l->getLoopLatch() || !l->hasDedicatedExits())
-    return nullptr;
-  const SCEV *btc = se.getBackedgeTakenCount(l);
-  if (isa<SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
-      btc->getType()->getIntegerBitWidth() > 64)
-    return nullptr;
-  SCEVExpander expand(se, dl, "bounds.lift");
-  for (const LoopCheck &c : liftable_checks(l, se))
-    if (expand.isSafeToExpand(c.off->getStart()))
-      lifted->push_back(c);
-  if (lifted->empty() || !expand.isSafeToExpand(btc))
-    return nullptr;
-  Instruction *at = pre->getTerminator();
-  IRBuilder<> b(at);
-  Type *i64 = b.getInt64Ty();
-  Value *count = b.CreateZExt(expand.expandCodeFor(btc, btc->getType(), at),
-                              i64, "bounds.btc");
-  Value *all_ok = b.CreateICmpULT(count, b.getInt64(1ull << 32));
-  for (const LoopCheck &c : *lifted) {
-    Value *first = expand.expandCodeFor(c.off->getStart(), i64, at);
-    Value *limit = c.check->getOperand(1);
-    uint64_t magnitude = c.step < 0 ? -(uint64_t)c.step : (uint64_t)c.step;
-    Value *span = b.CreateMul(count, b.getInt64(magnitude));
-    Value *ok;
-    if (c.step >= 0) {   // first <= last (no wrap) < limit
-      Value *last = b.CreateAdd(first, span);
-      ok = b.CreateAnd(b.CreateICmpUGE(last, first),
-                       b.CreateICmpULT(last, limit));
-    } else {             // last <= first (no wrap) < limit
-      Value *last = b.CreateSub(first, span);
-      ok = b.CreateAnd(b.CreateICmpULE(last, first),
-                       b.CreateICmpULT(first, limit));
-    }
-    all_ok = b.CreateAnd(all_ok, ok);
-  }
-  all_ok->setName("bounds.all_ok");
-  return all_ok;
-}
-
-// Versions L on all_ok (computed in its preheader): the preheader
-// branches to L, whose lifted checks become true, or to a copy of L that
-// keeps them. Both leave through L's one exit block, whose phis (L is in
-// LCSSA form) get the copy's values.
-void version_loop(Loop *l, Value *all_ok, const std::vector<LoopCheck> &lifted,
-                  DominatorTree &dt, LoopInfo &li) {
-  BasicBlock *check_bb = l->getLoopPreheader();
-  BasicBlock *exiting = l->getExitingBlock();
-  BasicBlock *exit = l->getExitBlock();
-  BasicBlock *ph = SplitBlock(check_bb, check_bb->getTerminator(), &dt, &li,
-                              nullptr, l->getHeader()->getName() + ".ph");
-  ValueToValueMapTy vmap;
-  SmallVector<BasicBlock *, 16> blocks;
-  Loop *checked = cloneLoopWithPreheader(ph, check_bb, l, vmap, ".checked",
-                                         &li, &dt, blocks);
-  remapInstructionsInBlocks(blocks, vmap);
-  Instruction *term = check_bb->getTerminator();
-  BranchInst::Create(ph, checked->getLoopPreheader(), all_ok, term);
-  term->eraseFromParent();
-  dt.changeImmediateDominator(exit, check_bb);
-  auto *checked_exiting = cast<BasicBlock>(vmap[exiting]);
-  for (PHINode &phi : exit->phis()) {
-    Value *in = phi.getIncomingValueForBlock(exiting);
-    auto it = vmap.find(in);
-    Value *mapped = it != vmap.end() ? static_cast<Value *>(it->second) : in;
-    phi.addIncoming(mapped, checked_exiting);
-  }
-  for (const LoopCheck &c : lifted) {
-    c.check->replaceAllUsesWith(ConstantInt::getTrue(c.check->getContext()));
-    c.check->eraseFromParent();
-  }
-}
-
-// Versions one innermost loop of f that has liftable checks; false when
-// none is left.
-bool version_one(Function &f, const DataLayout &dl,
-                 TargetLibraryInfoImpl &tlii) {
-  TargetLibraryInfo tli(tlii, &f);
-  AssumptionCache ac(f);
-  DominatorTree dt(f);
-  LoopInfo li(dt);
-  ScalarEvolution se(f, tli, ac, dt, li);
-  for (Loop *l : li.getLoopsInPreorder()) {
-    if (!l->isInnermost())
-      continue;
-    std::vector<LoopCheck> lifted;
-    Value *all_ok = build_all_ok(l, se, dl, &lifted);
-    // Checks of this loop are done with either way: in the copy they stay.
-    for (BasicBlock *bb : l->blocks())
-      for (Instruction &i : *bb)
-        i.setMetadata("skein.bounds", nullptr);
-    if (!all_ok)
-      continue;
-    formLCSSA(*l, dt, &li, &se);
-    version_loop(l, all_ok, lifted, dt, li);
-    return true;
-  }
-  return false;
-}
-
-} // namespace
-
-extern "C" void cc_bounds_mark_invariant(LLVMModuleRef m) {
-  Module &mod = *unwrap(m);
-  MDNode *empty = MDNode::get(mod.getContext(), {});
-  for (Function &f : mod) {
-    if (f.isDeclaration() ||
-        !f.getName().starts_with("__skein_ctx___skein_bounds_"))
-      continue;
-    // The loads through a pointer the function itself loaded (the
-    // launch's fields and arrays); not those of the group record, which
-    // the work-group function writes.
-    for (BasicBlock &bb : f)
-      for (Instruction &i : bb)
-        if (auto *ld = dyn_cast<LoadInst>(&i))
-          if (isa<LoadInst>(getUnderlyingObject(ld->getPointerOperand())))
-            ld->setMetadata(LLVMContext::MD_invariant_load, empty);
-  }
-}
-
-extern "C" void cc_bounds_hoist(LLVMModuleRef m) {
-  Module &mod = *unwrap(m);
-  const DataLayout &dl = mod.getDataLayout();
-  TargetLibraryInfoImpl tlii(Triple(mod.getTargetTriple()));
-  for (Function &f : mod) {
-    if (f.isDeclaration())
-      continue;
-    // One loop at a time, with the analyses made afresh after each.
-    while (version_one(f, dl, tlii)) {
-    }
-    for (BasicBlock &bb : f)   // loops that were not innermost
-      for (Instruction &i : bb)
-        i.setMetadata("skein.bounds", nullptr);
-  }
+  if (!Checker(k, ki).run())
+    return false;
+  cc_bounds_box(kernel);
+  return true;
 }

@@ -92,10 +92,15 @@ void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
  * check site. False on allocation failure. */
 void cc_bounds_prepare(LLVMModuleRef m, LLVMValueRef *kernels, unsigned n);
 bool cc_bounds_instrument(LLVMValueRef kernel, cc_kernel_info *ki);
-/* After inlining, before the optimiser's loop passes: gives every
- * innermost loop of m whose checks are affine in its iteration one test
- * of them all in its preheader, which loop unswitching turns into a
- * checked and an unchecked copy of the loop (bounds_check.cpp). */
+/* Lifting checks out of loops (bounds_lift.cpp). cc_bounds_box, on an
+ * instrumented kernel: each check of an offset linear in the work-item's
+ * ids also passes when a test over the group's box of ids does, and
+ * becomes "box | check". cc_bounds_hoist, after inlining, before the
+ * optimiser's loop passes: versions every innermost loop on the and of
+ * the tests of its checks that do not vary in it (box tests, and range
+ * tests of offsets affine in its iteration): an unchecked copy when all
+ * pass, the checked one otherwise. */
+void cc_bounds_box(LLVMValueRef kernel);
 void cc_bounds_hoist(LLVMModuleRef m);
 /* Before inlining: marks the loads the bounds builtins make through the
  * launch (sizes, report) invariant, so that LICM hoists them. */

@@ -1,0 +1,412 @@
+// This file contains the lifting of bounds checks (bounds_check.cpp
+// inserts them) out of the loops that run them, so that a checked kernel
+// runs the same vector code as an unchecked one when its accesses are in
+// bounds. Two sufficient conditions for a check "off <u limit" to pass
+// that do not vary in a work-item loop, each made into a test before the
+// loop:
+//
+// - the box test (cc_bounds_box, on the kernel before the work-group
+//   functions exist): off as SCEV is rest + sum of c_d * id_d over the
+//   work-item's local or global ids; over the group's box of ids it lies
+//   in [lo, lo + span], which is inside the object when lo + span does
+//   not wrap and is below limit. The test is true only when the check is
+//   (it holds for this work-item's ids, as for any in the box), so "box |
+//   check" replaces the check; when rest does not vary across the
+//   work-items (a uniform base, a kernel loop's counter), the box test
+//   does not vary in the work-item loop either.
+// - the range test (cc_bounds_hoist, after inlining): off an affine
+//   function of an innermost loop L's iteration, {first, +, step}, passes
+//   on every iteration when it passes at the first and the last one
+//   without wrapping.
+//
+// cc_bounds_hoist then versions each innermost loop on the and of its
+// tests: the loop itself loses those checks (and vectorises as the
+// unchecked kernel does), and a copy that keeps them runs when a test
+// fails (a launch that goes out of bounds, or accesses guarded by
+// conditions the tests cannot see). Work-item loops are innermost loops
+// in loop and region mode; so are a kernel's own inner loops in fiber
+// mode.
+#include "compiler_internal.h"
+
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/ScalarEvolutionExpressions.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/ValueTracking.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+// The analyses one function's lifting needs, made afresh.
+struct Analyses {
+  TargetLibraryInfo tli;
+  AssumptionCache ac;
+  DominatorTree dt;
+  LoopInfo li;
+  ScalarEvolution se;
+  Analyses(Function &f, TargetLibraryInfoImpl &tlii)
+      : tli(tlii, &f), ac(f), dt(f), li(dt), se(f, tli, ac, dt, li) {}
+};
+
+// A work-item id builtin's call (get_local_id or get_global_id with a
+// constant dimension): which, and the dimension.
+bool workitem_id(const SCEV *s, CallInst **call, bool *global,
+                 unsigned *dim) {
+  auto *u = dyn_cast<SCEVUnknown>(s);
+  auto *c = u ? dyn_cast<CallInst>(u->getValue()) : nullptr;
+  Function *f = c ? c->getCalledFunction() : nullptr;
+  if (!f || c->arg_size() != 1 || !isa<ConstantInt>(c->getArgOperand(0)))
+    return false;
+  StringRef name = f->getName();
+  if (name != "_Z12get_local_idj" && name != "_Z13get_global_idj")
+    return false;
+  *call = c;
+  *global = name == "_Z13get_global_idj";
+  *dim = (unsigned)cast<ConstantInt>(c->getArgOperand(0))->getZExtValue();
+  return *dim < 3;
+}
+
+// One term c * id of an offset.
+struct IdTerm {
+  CallInst *id;
+  bool global;
+  unsigned dim;
+  int64_t scale;
+};
+
+// Splits off into rest + sum of c * id terms (|c| < 2^20); false if no
+// term is found.
+bool split_offset(const SCEV *off, ScalarEvolution &se,
+                  std::vector<IdTerm> *terms, const SCEV **rest) {
+  SmallVector<const SCEV *, 8> ops;
+  if (auto *add = dyn_cast<SCEVAddExpr>(off))
+    ops.append(add->operands().begin(), add->operands().end());
+  else
+    ops.push_back(off);
+  SmallVector<const SCEV *, 8> others;
+  for (const SCEV *op : ops) {
+    int64_t scale = 1;
+    const SCEV *id = op;
+    if (auto *mul = dyn_cast<SCEVMulExpr>(op)) {
+      auto *c = dyn_cast<SCEVConstant>(mul->getOperand(0));
+      if (mul->getNumOperands() == 2 && c &&
+          c->getAPInt().abs().ult(1u << 20)) {
+        scale = c->getAPInt().getSExtValue();
+        id = mul->getOperand(1);
+      }
+    }
+    IdTerm t;
+    if (workitem_id(id, &t.id, &t.global, &t.dim)) {
+      t.scale = scale;
+      terms->push_back(t);
+    } else {
+      others.push_back(op);
+    }
+  }
+  if (terms->empty())
+    return false;
+  *rest = others.empty() ? se.getZero(off->getType()) : se.getAddExpr(others);
+  return true;
+}
+
+// Replaces the condition check of a checked access ("off <u limit") by
+// "box | check" where the box test applies.
+void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
+  Value *off = check->getOperand(0);
+  if (!off->getType()->isIntegerTy(64))
+    return;
+  std::vector<IdTerm> terms;
+  const SCEV *rest;
+  if (!split_offset(a.se.getSCEV(off), a.se, &terms, &rest))
+    return;
+  SCEVExpander expand(a.se, dl, "bounds.box");
+  if (!expand.isSafeToExpand(rest))
+    return;
+  Module &m = *check->getModule();
+  IRBuilder<> b(check);
+  Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
+  FunctionCallee local_size = m.getOrInsertFunction(
+      "_Z14get_local_sizej", FunctionType::get(i64, {i32}, false));
+  FunctionCallee local_id = m.getOrInsertFunction(
+      "_Z12get_local_idj", FunctionType::get(i64, {i32}, false));
+  // lo: rest plus each term at its smallest; span: the widest spread.
+  Value *lo = expand.expandCodeFor(rest, i64, check);
+  Value *span = b.getInt64(0);
+  Value *ok = b.getTrue();
+  for (const IdTerm &t : terms) {
+    Value *size = b.CreateCall(local_size, {b.getInt32(t.dim)});
+    // Local sizes above 2^32 would not keep scale * size exact.
+    ok = b.CreateAnd(ok, b.CreateICmpULT(size, b.getInt64(1ull << 32)));
+    Value *last = b.CreateSub(size, b.getInt64(1));   // size >= 1
+    uint64_t magnitude =
+        t.scale < 0 ? -(uint64_t)t.scale : (uint64_t)t.scale;
+    Value *spread = b.CreateMul(last, b.getInt64(magnitude));
+    // The first id of the group: 0 for a local id, the group's first
+    // global id for a global one.
+    Value *first = b.getInt64(0);
+    if (t.global)
+      first = b.CreateSub(t.id, b.CreateCall(local_id, {b.getInt32(t.dim)}));
+    Value *at_first = b.CreateMul(first, b.getInt64((uint64_t)t.scale));
+    lo = b.CreateAdd(lo, at_first);
+    if (t.scale < 0)
+      lo = b.CreateSub(lo, spread);
+    span = b.CreateAdd(span, spread);
+  }
+  Value *hi = b.CreateAdd(lo, span);
+  ok = b.CreateAnd(ok, b.CreateAnd(b.CreateICmpUGE(hi, lo),
+                                   b.CreateICmpULT(hi, check->getOperand(1))),
+                   "bounds.box");
+  Value *either = IRBuilder<>(check->getNextNode()).CreateOr(ok, check);
+  check->replaceUsesWithIf(either, [&](Use &u) { return u.getUser() != either; });
+}
+
+
+// A range-tested check: off = {first, +, step} over L.
+struct RangeCheck {
+  ICmpInst *check;
+  const SCEVAddRecExpr *off;
+  int64_t step;
+};
+
+// What versioning L lifts: the range-tested checks and the box-tested
+// ones ("box | check" with box invariant in L).
+struct Lifted {
+  std::vector<RangeCheck> ranges;
+  std::vector<Instruction *> boxed;   // the "box | check" instructions
+  std::vector<Value *> boxes;
+};
+
+// The invariant box test of check in L, if check feeds "box | check".
+Instruction *boxed_use(ICmpInst *check, Loop *l, Value **box) {
+  for (User *u : check->users()) {
+    auto *op = dyn_cast<BinaryOperator>(u);
+    if (!op || op->getOpcode() != Instruction::Or)
+      continue;
+    Value *other = op->getOperand(0) == check ? op->getOperand(1)
+                                              : op->getOperand(0);
+    if (l->isLoopInvariant(other)) {
+      *box = other;
+      return op;
+    }
+  }
+  return nullptr;
+}
+
+// The checks of L that can be lifted, into out.
+void liftable_checks(Loop *l, ScalarEvolution &se, Lifted *out) {
+  for (BasicBlock *bb : l->blocks())
+    for (Instruction &i : *bb) {
+      auto *c = dyn_cast<ICmpInst>(&i);
+      if (!c || !c->getMetadata("skein.bounds") ||
+          c->getPredicate() != ICmpInst::ICMP_ULT ||
+          !l->isLoopInvariant(c->getOperand(1)) ||
+          !c->getOperand(0)->getType()->isIntegerTy(64))
+        continue;
+      Value *box;
+      if (Instruction *either = boxed_use(c, l, &box)) {
+        out->boxed.push_back(either);
+        out->boxes.push_back(box);
+        continue;
+      }
+      auto *ar = dyn_cast<SCEVAddRecExpr>(se.getSCEV(c->getOperand(0)));
+      if (!ar || ar->getLoop() != l || !ar->isAffine())
+        continue;
+      auto *step = dyn_cast<SCEVConstant>(ar->getStepRecurrence(se));
+      // |step| < 2^20 and (below) a trip count < 2^32 keep the span of
+      // offsets, step * count, exact in 64 bits.
+      if (!step || step->getAPInt().abs().uge(1u << 20))
+        continue;
+      out->ranges.push_back({c, ar, step->getAPInt().getSExtValue()});
+    }
+}
+
+// The and of the range tests of lifted (dropping those that cannot be
+// expanded), built before at; null if the loop's trip count is unknown.
+Value *range_tests(Loop *l, ScalarEvolution &se, const DataLayout &dl,
+                   Instruction *at, std::vector<RangeCheck> *ranges) {
+  const SCEV *btc = se.getBackedgeTakenCount(l);
+  if (isa<SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
+      btc->getType()->getIntegerBitWidth() > 64)
+    return nullptr;
+  SCEVExpander expand(se, dl, "bounds.lift");
+  std::vector<RangeCheck> usable;
+  for (const RangeCheck &c : *ranges)
+    if (expand.isSafeToExpand(c.off->getStart()))
+      usable.push_back(c);
+  *ranges = usable;
+  if (usable.empty() || !expand.isSafeToExpand(btc))
+    return nullptr;
+  IRBuilder<> b(at);
+  Type *i64 = b.getInt64Ty();
+  Value *count = b.CreateZExt(expand.expandCodeFor(btc, btc->getType(), at),
+                              i64, "bounds.btc");
+  Value *all_ok = b.CreateICmpULT(count, b.getInt64(1ull << 32));
+  for (const RangeCheck &c : usable) {
+    Value *first = expand.expandCodeFor(c.off->getStart(), i64, at);
+    Value *limit = c.check->getOperand(1);
+    uint64_t magnitude = c.step < 0 ? -(uint64_t)c.step : (uint64_t)c.step;
+    Value *span = b.CreateMul(count, b.getInt64(magnitude));
+    Value *ok;
+    if (c.step >= 0) {   // first <= last (no wrap) < limit
+      Value *last = b.CreateAdd(first, span);
+      ok = b.CreateAnd(b.CreateICmpUGE(last, first),
+                       b.CreateICmpULT(last, limit));
+    } else {             // last <= first (no wrap) < limit
+      Value *last = b.CreateSub(first, span);
+      ok = b.CreateAnd(b.CreateICmpULE(last, first),
+                       b.CreateICmpULT(first, limit));
+    }
+    all_ok = b.CreateAnd(all_ok, ok);
+  }
+  return all_ok;
+}
+
+// all_ok for L's liftable checks, built in L's preheader; null if L has
+// none or is not in the form versioning needs.
+Value *build_all_ok(Loop *l, ScalarEvolution &se, const DataLayout &dl,
+                    Lifted *lifted) {
+  BasicBlock *pre = l->getLoopPreheader();
+  if (!pre || !l->getExitingBlock() || !l->getExitBlock() ||
+      l->getExitingBlock() != l->getLoopLatch() || !l->hasDedicatedExits())
+    return nullptr;
+  liftable_checks(l, se, lifted);
+  Instruction *at = pre->getTerminator();
+  Value *all_ok = nullptr;
+  if (!lifted->ranges.empty())
+    all_ok = range_tests(l, se, dl, at, &lifted->ranges);
+  if (!all_ok)
+    lifted->ranges.clear();
+  IRBuilder<> b(at);
+  for (Value *box : lifted->boxes)
+    all_ok = all_ok ? b.CreateAnd(all_ok, box) : box;
+  if (all_ok && all_ok->getName().empty())
+    all_ok->setName("bounds.all_ok");
+  return all_ok;
+}
+
+// Versions L on all_ok (computed in its preheader): the preheader
+// branches to L, whose lifted checks become true, or to a copy of L that
+// keeps them. Both leave through L's one exit block, whose phis (L is in
+// LCSSA form) get the copy's values.
+void version_loop(Loop *l, Value *all_ok, const Lifted &lifted,
+                  DominatorTree &dt, LoopInfo &li) {
+  BasicBlock *check_bb = l->getLoopPreheader();
+  BasicBlock *exiting = l->getExitingBlock();
+  BasicBlock *exit = l->getExitBlock();
+  BasicBlock *ph = SplitBlock(check_bb, check_bb->getTerminator(), &dt, &li,
+                              nullptr, l->getHeader()->getName() + ".ph");
+  ValueToValueMapTy vmap;
+  SmallVector<BasicBlock *, 16> blocks;
+  Loop *checked = cloneLoopWithPreheader(ph, check_bb, l, vmap, ".checked",
+                                         &li, &dt, blocks);
+  remapInstructionsInBlocks(blocks, vmap);
+  Instruction *term = check_bb->getTerminator();
+  BranchInst::Create(ph, checked->getLoopPreheader(), all_ok, term);
+  term->eraseFromParent();
+  dt.changeImmediateDominator(exit, check_bb);
+  auto *checked_exiting = cast<BasicBlock>(vmap[exiting]);
+  for (PHINode &phi : exit->phis()) {
+    Value *in = phi.getIncomingValueForBlock(exiting);
+    auto it = vmap.find(in);
+    Value *mapped = it != vmap.end() ? static_cast<Value *>(it->second) : in;
+    phi.addIncoming(mapped, checked_exiting);
+  }
+  Constant *yes = ConstantInt::getTrue(l->getHeader()->getContext());
+  for (const RangeCheck &c : lifted.ranges)
+    c.check->replaceAllUsesWith(yes);
+  for (Instruction *either : lifted.boxed)
+    either->replaceAllUsesWith(yes);
+}
+
+// Versions one innermost loop of f that has liftable checks; false when
+// none is left.
+bool version_one(Function &f, const DataLayout &dl,
+                 TargetLibraryInfoImpl &tlii) {
+  Analyses a(f, tlii);
+  for (Loop *l : a.li.getLoopsInPreorder()) {
+    if (!l->isInnermost())
+      continue;
+    Lifted lifted;
+    Value *all_ok = build_all_ok(l, a.se, dl, &lifted);
+    // Checks of this loop are done with either way: in the copy they stay.
+    for (BasicBlock *bb : l->blocks())
+      for (Instruction &i : *bb)
+        i.setMetadata("skein.bounds", nullptr);
+    if (!all_ok)
+      continue;
+    formLCSSA(*l, a.dt, &a.li, &a.se);
+    version_loop(l, all_ok, lifted, a.dt, a.li);
+    return true;
+  }
+  return false;
+}
+
+} // namespace
+
+extern "C" void cc_bounds_box(LLVMValueRef kernel) {
+  Function &k = *unwrap<Function>(kernel);
+  if (k.isDeclaration())
+    return;
+  std::vector<ICmpInst *> checks;
+  for (BasicBlock &bb : k)
+    for (Instruction &i : bb)
+      if (auto *c = dyn_cast<ICmpInst>(&i))
+        if (c->getMetadata("skein.bounds"))
+          checks.push_back(c);
+  if (checks.empty())
+    return;
+  Module &m = *k.getParent();
+  TargetLibraryInfoImpl tlii(Triple(m.getTargetTriple()));
+  Analyses a(k, tlii);
+  for (ICmpInst *c : checks)
+    add_box_test(c, a, m.getDataLayout());
+}
+
+extern "C" void cc_bounds_mark_invariant(LLVMModuleRef m) {
+  Module &mod = *unwrap(m);
+  MDNode *empty = MDNode::get(mod.getContext(), {});
+  for (Function &f : mod) {
+    if (f.isDeclaration() ||
+        !f.getName().starts_with("__skein_ctx___skein_bounds_"))
+      continue;
+    // The loads through a pointer the function itself loaded (the
+    // launch's fields and arrays); not those of the group record, which
+    // the work-group function writes.
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (auto *ld = dyn_cast<LoadInst>(&i))
+          if (isa<LoadInst>(getUnderlyingObject(ld->getPointerOperand())))
+            ld->setMetadata(LLVMContext::MD_invariant_load, empty);
+  }
+}
+
+extern "C" void cc_bounds_hoist(LLVMModuleRef m) {
+  Module &mod = *unwrap(m);
+  const DataLayout &dl = mod.getDataLayout();
+  TargetLibraryInfoImpl tlii(Triple(mod.getTargetTriple()));
+  for (Function &f : mod) {
+    if (f.isDeclaration())
+      continue;
+    // One loop at a time, with the analyses made afresh after each.
+    while (version_one(f, dl, tlii)) {
+    }
+    for (BasicBlock &bb : f)   // loops that were not innermost
+      for (Instruction &i : bb)
+        i.setMetadata("skein.bounds", nullptr);
+  }
+}
