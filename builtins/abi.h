@@ -120,14 +120,14 @@ struct skein_hooks {
 enum { SKEIN_ADDR_GLOBAL = 0, SKEIN_ADDR_LOCAL = 1, SKEIN_ADDR_PRIVATE = 2 };
 
 /* An image as kernel code sees it. The runtime keeps one in every image
- * object (runtime/image.h) and will pass a pointer to it for each image
- * argument (phase 2 of issue 9: args[i] points at a pointer-sized slot
- * holding the skein_image's address). Coordinates are pixels: pixel
- * (x, y, z) of a 2D or 3D image, (x, layer) of a 1D array or (x, y,
- * layer) of a 2D array starts at
+ * object (runtime/image.h) and passes a pointer to it for each image
+ * argument (args[i] points at a pointer-sized slot holding the
+ * skein_image's address); builtins/image.c reads it. Coordinates are
+ * pixels: pixel (x, y, z) of a 2D or 3D image, (x, layer) of a 1D array
+ * or (x, y, layer) of a 2D array starts at
  *   data + x * element_size + y * row_pitch + z * slice_pitch
- * with y the layer (and row_pitch unused) for a 1D array, so that every
- * type is one formula: layer_pitch says which pitch a layer index uses.
+ * with z the layer of either array (slice_pitch is an array's layer
+ * pitch) and y 0 for a 1D array, so that every type is one formula.
  * Unused dimensions are 1; array_size is 0 for a non-array, as
  * CL_IMAGE_ARRAY_SIZE reports. channel_order and channel_type are the
  * API's CL_* values, which equal OpenCL C's CLK_* values, so

@@ -67,9 +67,11 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
       /* Last: listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"},
   };
   const size_t num_extensions =
-      sizeof extensions / sizeof extensions[0] - !dev->images;
+      sizeof extensions / sizeof extensions[0] - (dev->images ? 0 : 3);
   /* Not 2.0: OpenCL C 2.0 makes generic address space, pipes, device
    * enqueue and program-scope globals mandatory, and Skein lacks them. */
   static const cl_name_version c_versions[] = {
@@ -89,7 +91,13 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
+      /* Last: listed only while image support is on. */
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
   };
+  const size_t num_c_features =
+      sizeof c_features / sizeof c_features[0] - (dev->images ? 0 : 3);
   switch (param_name) {
   case CL_DEVICE_TYPE:
     RT_INFO_VALUE(cl_device_type, CL_DEVICE_TYPE_CPU);
@@ -114,7 +122,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     RT_INFO_ARRAY(c_versions, sizeof c_versions / sizeof c_versions[0]);
   case CL_DEVICE_OPENCL_C_FEATURES:
-    RT_INFO_ARRAY(c_features, sizeof c_features / sizeof c_features[0]);
+    RT_INFO_ARRAY(c_features, num_c_features);
   case CL_DEVICE_EXTENSIONS:
     RT_INFO_STRING(dev->caps.extensions);
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:

@@ -21,10 +21,12 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_atomic_scope_device __opencl_c_atomic_scope_all_devices "    \
   "__opencl_c_generic_address_space "                                      \
   "__opencl_c_program_scope_global_variables"
-#define RT_IMAGE_FEATURES "__opencl_c_images __opencl_c_read_write_images"
+#define RT_IMAGE_FEATURES                                                  \
+  "__opencl_c_images __opencl_c_read_write_images "                        \
+  "__opencl_c_3d_image_writes"
 
-/* The device extensions; cl_khr_image2d_from_buffer joins them when image
- * support is on. */
+/* The device extensions; RT_IMAGE_EXTENSIONS join them when image support
+ * is on. */
 #define RT_EXTENSIONS                                                      \
   "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 "                 \
   "cl_khr_global_int32_base_atomics "                                      \
@@ -33,6 +35,8 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_local_int32_extended_atomics "                                   \
   "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "               \
   "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic"
+#define RT_IMAGE_EXTENSIONS                                                \
+  "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images"
 
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 
@@ -141,7 +145,7 @@ static void rt_device_init(void) {
   d->max_clock_mhz = rt_detect_clock();
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))
     snprintf(d->name, sizeof d->name, "CPU");
-  d->caps.extensions = d->images ? RT_EXTENSIONS " cl_khr_image2d_from_buffer"
+  d->caps.extensions = d->images ? RT_EXTENSIONS " " RT_IMAGE_EXTENSIONS
                                  : RT_EXTENSIONS;
   /* Image types, sampler_t and the image builtins (builtins/image.cl)
    * only exist for programs while image support is on. */

@@ -1,5 +1,5 @@
 /* This file declares image memory objects: the part of a cl_mem that only
- * images have (format, dimensions, pitches, the descriptor kernels will
+ * images have (format, dimensions, pitches, the descriptor kernels
  * read), the image formats Skein knows and their conversions, and the
  * commands that move pixels (read, write, copy, fill, image <-> buffer).
  * Images are host memory like buffers: every map is zero-copy. */

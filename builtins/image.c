@@ -1,0 +1,928 @@
+/* This file contains the kernel side of images (OpenCL C 3.0 section
+ * 6.15.15, "Image Read and Write Functions" and "Image Query Functions"):
+ * where a pixel lies (through the skein_image descriptor an image
+ * argument points at, builtins/abi.h), every format's conversion to and
+ * from what a kernel sees (the Conversion Rules), and sampling: the
+ * addressing modes, normalised coordinates, nearest and linear filtering
+ * ("Image Addressing and Filtering"). image.cl holds the overloads for
+ * every image type and calls the functions here. It is C because only C
+ * can see the descriptor behind an image value or the bits behind a
+ * sampler_t (OpenCL C has no cast from either). */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include "abi.h"
+
+/* The -ffake-address-space-map numbers of the front end: an image value
+ * is a global pointer (to its skein_image), a sampler_t a constant one
+ * whose address is the sampler_t bits. */
+#define AS_GLOBAL __attribute__((address_space(1)))
+#define AS_CONSTANT __attribute__((address_space(2)))
+
+/* OpenCL C's float4, int4 and uint4: the same IR types as image.cl's. */
+typedef float float4 __attribute__((ext_vector_type(4)));
+typedef int int4 __attribute__((ext_vector_type(4)));
+typedef unsigned uint4 __attribute__((ext_vector_type(4)));
+
+#define INLINE static inline __attribute__((always_inline))
+
+/* Coordinates and weights are computed as the specification writes them,
+ * each operation rounded to float (no fused multiply-adds), so a host
+ * that evaluates the same formulas gets the same pixels. */
+#pragma STDC FP_CONTRACT OFF
+
+/* ---- Handles ------------------------------------------------------------ */
+
+/* What image.cl passes for an image: its value, which is the address of
+ * the image's skein_image. One function per image type and access, since
+ * OpenCL C declares each type apart; all return their argument. */
+#define HANDLE(tag)                                                        \
+  const AS_GLOBAL void *__skein_image_##tag(const AS_GLOBAL void *image) { \
+    return image;                                                          \
+  }
+#define HANDLES(tag) HANDLE(tag##_ro) HANDLE(tag##_wo) HANDLE(tag##_rw)
+HANDLES(1d)
+HANDLES(1db)
+HANDLES(1da)
+HANDLES(2d)
+HANDLES(2da)
+HANDLES(3d)
+HANDLES(2dd)
+HANDLES(2dad)
+
+/* A sampler_t's value is its bits (SKEIN_SAMPLER_*), as a pointer. */
+uint32_t __skein_sampler_bits(const AS_CONSTANT void *sampler) {
+  return (uint32_t)(uintptr_t)sampler;
+}
+
+/* Clang turns a sampler_t constant of the program (program scope or
+ * kernel scope) into a call of this function with the constant's value:
+ * the value is already the bits. */
+AS_CONSTANT void *__translate_sampler_initializer(int bits) {
+  return (AS_CONSTANT void *)(uintptr_t)(uint32_t)bits;
+}
+
+INLINE const skein_image *desc_of(const AS_GLOBAL void *image) {
+  return (const skein_image *)(uintptr_t)image;
+}
+
+/* ---- Queries ------------------------------------------------------------ */
+
+/* The image queries of image.cl: which is one of QUERY_*. */
+enum {
+  QUERY_WIDTH, QUERY_HEIGHT, QUERY_DEPTH, QUERY_ARRAY_SIZE,
+  QUERY_CHANNEL_TYPE, QUERY_CHANNEL_ORDER,
+};
+uint64_t __skein_image_query(const AS_GLOBAL void *image, int which) {
+  const skein_image *d = desc_of(image);
+  switch (which) {
+  case QUERY_WIDTH:
+    return d->width;
+  case QUERY_HEIGHT:
+    return d->height;
+  case QUERY_DEPTH:
+    return d->depth;
+  case QUERY_ARRAY_SIZE:
+    return d->array_size;
+  case QUERY_CHANNEL_TYPE:
+    return d->channel_type;
+  default:
+    return d->channel_order;
+  }
+}
+
+/* ---- Where a pixel lies ------------------------------------------------- */
+
+/* Pixels are addressed as (x, y, z) with z the slice of a 3D image or the
+ * layer of an array (a 1D array's layer is its z here: its y is 0), so
+ * that pixel (x, y, z) is at data + x * element_size + y * row_pitch +
+ * z * slice_pitch for every type (the slice pitch of an array is its
+ * layer pitch). extent[i] is the number of pixels along axis i. */
+typedef struct grid {
+  const skein_image *d;
+  int64_t extent[3];
+  int dims;          /* axes the sampler addresses: 1, 2 or 3 */
+  int layer_axis;    /* 2 for an array (its layer), else -1 */
+} grid;
+
+INLINE grid grid_of(const skein_image *d) {
+  grid g = {d, {(int64_t)d->width, (int64_t)d->height, (int64_t)d->depth},
+            1, -1};
+  switch (d->image_type) {
+  case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+    g.extent[1] = 1;
+    g.extent[2] = (int64_t)d->array_size;
+    g.layer_axis = 2;
+    break;
+  case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    g.extent[2] = (int64_t)d->array_size;
+    g.dims = 2;
+    g.layer_axis = 2;
+    break;
+  case CL_MEM_OBJECT_IMAGE2D:
+    g.dims = 2;
+    break;
+  case CL_MEM_OBJECT_IMAGE3D:
+    g.dims = 3;
+    break;
+  default: /* 1D, 1D buffer */
+    break;
+  }
+  return g;
+}
+
+/* A kernel's coordinate vector as (x, y, z) of the grid: a 1D array's
+ * layer is its coordinate's y. */
+INLINE void grid_coords_i(const grid *g, int4 c, int64_t out[3]) {
+  out[0] = c.x;
+  out[1] = g->d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0 : c.y;
+  out[2] = g->d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? c.y : c.z;
+}
+
+INLINE void grid_coords_f(const grid *g, float4 c, float out[3]) {
+  out[0] = c.x;
+  out[1] = g->d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0.0f : c.y;
+  out[2] = g->d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? c.y : c.z;
+}
+
+INLINE int inside(const grid *g, const int64_t p[3]) {
+  return p[0] >= 0 && p[0] < g->extent[0] && p[1] >= 0 &&
+         p[1] < g->extent[1] && p[2] >= 0 && p[2] < g->extent[2];
+}
+
+/* The address of pixel p (inside the image). */
+INLINE unsigned char *pixel_at(const grid *g, const int64_t p[3]) {
+  const skein_image *d = g->d;
+  return (unsigned char *)d->data + (uint64_t)p[0] * d->element_size +
+         (uint64_t)p[1] * d->row_pitch + (uint64_t)p[2] * d->slice_pitch;
+}
+
+/* floor(f) as an integer, kept within +-2^30 (any pixel index of an
+ * image lies well inside; NaN gives -2^30) so the conversion is defined
+ * and the sums after it cannot overflow. */
+INLINE int64_t floor_int(float f) {
+  f = __builtin_floorf(f);
+  if (!(f > -0x1p30f))
+    return -(1 << 30);
+  if (f > 0x1p30f)
+    return 1 << 30;
+  return (int64_t)f;
+}
+
+/* An array's layer from its coordinate: rounded to nearest even, clamped
+ * to the layers ("always CLK_ADDRESS_CLAMP_TO_EDGE"). */
+INLINE int64_t layer_of(float f, int64_t layers) {
+  int64_t l = floor_int(__builtin_rintf(f));
+  return l < 0 ? 0 : l >= layers ? layers - 1 : l;
+}
+
+/* ---- Conversions of one channel (the Conversion Rules) ------------------ */
+
+/* Half bits to float, exactly (denormals, infinities and NaN kept). */
+INLINE float half_to_float(uint32_t h) {
+  uint32_t sign = (h & 0x8000u) << 16, exp = (h >> 10) & 0x1f,
+           mant = h & 0x3ff, bits;
+  if (exp == 0x1f) {
+    bits = sign | 0x7f800000u | mant << 13;
+  } else if (exp) {
+    bits = sign | (exp + 112) << 23 | mant << 13;
+  } else {
+    /* A denormal (or zero): mant * 2^-24, exact in float. */
+    float f = (float)mant * 0x1p-24f;
+    return sign ? -f : f;
+  }
+  float f;
+  __builtin_memcpy(&f, &bits, 4);
+  return f;
+}
+
+/* Float to half bits, rounded to nearest even (what write_imagef and
+ * write_imageh store in a CL_HALF_FLOAT image). */
+INLINE uint32_t float_to_half(float f) {
+  uint32_t x;
+  __builtin_memcpy(&x, &f, 4);
+  uint32_t sign = (x >> 16) & 0x8000u, a = x & 0x7fffffffu;
+  if (a > 0x7f800000u) /* NaN: quiet, top payload bits kept */
+    return sign | 0x7e00u | ((a >> 13) & 0x3ff);
+  if (a >= 0x477ff000u) /* at least 65520 after rounding: infinity */
+    return sign | 0x7c00u;
+  if (a < 0x38800000u) {
+    /* Below the smallest normal half: a denormal in units of 2^-24, the
+     * float's value times 2^24 rounded to even (exact: one rounding). */
+    float v;
+    __builtin_memcpy(&v, &a, 4);
+    return sign | (uint32_t)__builtin_rintf(v * 0x1p24f);
+  }
+  uint32_t h = (a - 0x38000000u) >> 13, rest = a & 0x1fffu;
+  if (rest > 0x1000u || (rest == 0x1000u && (h & 1)))
+    h++;
+  return sign | h;
+}
+
+/* convert_<int>_sat_rte(f) for the range lo..hi: NaN gives 0. */
+INLINE int32_t sat_rte(float f, float lo, float hi) {
+  if (!(f == f))
+    return 0;
+  f = f < lo ? lo : f > hi ? hi : f;
+  return (int32_t)__builtin_rintf(f);
+}
+
+/* A normalised channel's code from f: convert_<T>_sat_rte(f * scale). */
+INLINE int32_t norm_code(float f, float scale, float lo, float hi) {
+  return sat_rte(f * scale, lo, hi);
+}
+
+/* sRGB code k (0..255) as linear light: the sRGB curve of the OpenCL C
+ * specification, ((k / 255 + 0.055) / 1.055)^2.4 or k / 255 / 12.92, in
+ * float (computed in double by a one-off script). */
+static const float srgb_to_linear[256] = {
+    0.000000000e+00f, 3.035269835e-04f, 6.070539671e-04f, 9.105809506e-04f,
+    1.214107934e-03f, 1.517634918e-03f, 1.821161901e-03f, 2.124688885e-03f,
+    2.428215868e-03f, 2.731742852e-03f, 3.035269835e-03f, 3.346535764e-03f,
+    3.676507324e-03f, 4.024717018e-03f, 4.391442037e-03f, 4.776953481e-03f,
+    5.181516702e-03f, 5.605391624e-03f, 6.048833023e-03f, 6.512090793e-03f,
+    6.995410187e-03f, 7.499032043e-03f, 8.023192985e-03f, 8.568125618e-03f,
+    9.134058702e-03f, 9.721217320e-03f, 1.032982303e-02f, 1.096009401e-02f,
+    1.161224518e-02f, 1.228648836e-02f, 1.298303234e-02f, 1.370208305e-02f,
+    1.444384360e-02f, 1.520851442e-02f, 1.599629337e-02f, 1.680737575e-02f,
+    1.764195449e-02f, 1.850022013e-02f, 1.938236096e-02f, 2.028856306e-02f,
+    2.121901038e-02f, 2.217388479e-02f, 2.315336618e-02f, 2.415763245e-02f,
+    2.518685963e-02f, 2.624122189e-02f, 2.732089164e-02f, 2.842603950e-02f,
+    2.955683444e-02f, 3.071344373e-02f, 3.189603307e-02f, 3.310476657e-02f,
+    3.433980681e-02f, 3.560131488e-02f, 3.688945040e-02f, 3.820437160e-02f,
+    3.954623528e-02f, 4.091519691e-02f, 4.231141062e-02f, 4.373502926e-02f,
+    4.518620439e-02f, 4.666508634e-02f, 4.817182423e-02f, 4.970656598e-02f,
+    5.126945837e-02f, 5.286064702e-02f, 5.448027644e-02f, 5.612849005e-02f,
+    5.780543019e-02f, 5.951123816e-02f, 6.124605423e-02f, 6.301001765e-02f,
+    6.480326669e-02f, 6.662593864e-02f, 6.847816984e-02f, 7.036009570e-02f,
+    7.227185068e-02f, 7.421356838e-02f, 7.618538148e-02f, 7.818742181e-02f,
+    8.021982031e-02f, 8.228270713e-02f, 8.437621154e-02f, 8.650046204e-02f,
+    8.865558629e-02f, 9.084171118e-02f, 9.305896285e-02f, 9.530746663e-02f,
+    9.758734714e-02f, 9.989872825e-02f, 1.022417331e-01f, 1.046164841e-01f,
+    1.070231030e-01f, 1.094617108e-01f, 1.119324278e-01f, 1.144353738e-01f,
+    1.169706678e-01f, 1.195384280e-01f, 1.221387722e-01f, 1.247718176e-01f,
+    1.274376804e-01f, 1.301364767e-01f, 1.328683216e-01f, 1.356333297e-01f,
+    1.384316150e-01f, 1.412632911e-01f, 1.441284709e-01f, 1.470272665e-01f,
+    1.499597898e-01f, 1.529261520e-01f, 1.559264637e-01f, 1.589608351e-01f,
+    1.620293756e-01f, 1.651321945e-01f, 1.682694002e-01f, 1.714411007e-01f,
+    1.746474037e-01f, 1.778884160e-01f, 1.811642442e-01f, 1.844749945e-01f,
+    1.878207723e-01f, 1.912016827e-01f, 1.946178304e-01f, 1.980693196e-01f,
+    2.015562538e-01f, 2.050787364e-01f, 2.086368701e-01f, 2.122307574e-01f,
+    2.158605001e-01f, 2.195261997e-01f, 2.232279573e-01f, 2.269658735e-01f,
+    2.307400485e-01f, 2.345505822e-01f, 2.383975738e-01f, 2.422811225e-01f,
+    2.462013267e-01f, 2.501582847e-01f, 2.541520943e-01f, 2.581828529e-01f,
+    2.622506575e-01f, 2.663556048e-01f, 2.704977910e-01f, 2.746773121e-01f,
+    2.788942635e-01f, 2.831487404e-01f, 2.874408377e-01f, 2.917706498e-01f,
+    2.961382708e-01f, 3.005437944e-01f, 3.049873141e-01f, 3.094689228e-01f,
+    3.139887134e-01f, 3.185467781e-01f, 3.231432091e-01f, 3.277780981e-01f,
+    3.324515363e-01f, 3.371636150e-01f, 3.419144249e-01f, 3.467040564e-01f,
+    3.515325995e-01f, 3.564001441e-01f, 3.613067798e-01f, 3.662525956e-01f,
+    3.712376805e-01f, 3.762621230e-01f, 3.813260114e-01f, 3.864294338e-01f,
+    3.915724777e-01f, 3.967552307e-01f, 4.019777798e-01f, 4.072402119e-01f,
+    4.125426135e-01f, 4.178850708e-01f, 4.232676700e-01f, 4.286904966e-01f,
+    4.341536362e-01f, 4.396571738e-01f, 4.452011945e-01f, 4.507857828e-01f,
+    4.564110232e-01f, 4.620769997e-01f, 4.677837961e-01f, 4.735314961e-01f,
+    4.793201831e-01f, 4.851499401e-01f, 4.910208498e-01f, 4.969329951e-01f,
+    5.028864580e-01f, 5.088813209e-01f, 5.149176654e-01f, 5.209955732e-01f,
+    5.271151257e-01f, 5.332764040e-01f, 5.394794890e-01f, 5.457244614e-01f,
+    5.520114015e-01f, 5.583403896e-01f, 5.647115057e-01f, 5.711248295e-01f,
+    5.775804404e-01f, 5.840784179e-01f, 5.906188409e-01f, 5.972017884e-01f,
+    6.038273389e-01f, 6.104955708e-01f, 6.172065624e-01f, 6.239603917e-01f,
+    6.307571363e-01f, 6.375968740e-01f, 6.444796820e-01f, 6.514056374e-01f,
+    6.583748173e-01f, 6.653872983e-01f, 6.724431570e-01f, 6.795424696e-01f,
+    6.866853124e-01f, 6.938717613e-01f, 7.011018919e-01f, 7.083757799e-01f,
+    7.156935005e-01f, 7.230551289e-01f, 7.304607401e-01f, 7.379104088e-01f,
+    7.454042095e-01f, 7.529422168e-01f, 7.605245047e-01f, 7.681511472e-01f,
+    7.758222183e-01f, 7.835377915e-01f, 7.912979403e-01f, 7.991027380e-01f,
+    8.069522577e-01f, 8.148465722e-01f, 8.227857544e-01f, 8.307698768e-01f,
+    8.387990117e-01f, 8.468732315e-01f, 8.549926081e-01f, 8.631572135e-01f,
+    8.713671192e-01f, 8.796223969e-01f, 8.879231179e-01f, 8.962693534e-01f,
+    9.046611744e-01f, 9.130986518e-01f, 9.215818563e-01f, 9.301108584e-01f,
+    9.386857285e-01f, 9.473065367e-01f, 9.559733532e-01f, 9.646862479e-01f,
+    9.734452904e-01f, 9.822505503e-01f, 9.911020971e-01f, 1.000000000e+00f,
+};
+
+/* The linear values where the sRGB code of a write goes from k to k + 1:
+ * the curve at (k + 0.5) / 255, so that a write rounds to the nearest
+ * code of the exact curve. */
+static const float srgb_steps[255] = {
+    1.517634918e-04f, 4.552904753e-04f, 7.588174589e-04f, 1.062344442e-03f,
+    1.365871426e-03f, 1.669398410e-03f, 1.972925393e-03f, 2.276452377e-03f,
+    2.579979360e-03f, 2.883506344e-03f, 3.188300904e-03f, 3.509259350e-03f,
+    3.848314933e-03f, 4.205748030e-03f, 4.581832741e-03f, 4.976837250e-03f,
+    5.391024160e-03f, 5.824650784e-03f, 6.277969427e-03f, 6.751227633e-03f,
+    7.244668422e-03f, 7.758530499e-03f, 8.293048455e-03f, 8.848452952e-03f,
+    9.424970891e-03f, 1.002282557e-02f, 1.064223685e-02f, 1.128342126e-02f,
+    1.194659215e-02f, 1.263195981e-02f, 1.333973160e-02f, 1.407011200e-02f,
+    1.482330280e-02f, 1.559950311e-02f, 1.639890952e-02f, 1.722171611e-02f,
+    1.806811463e-02f, 1.893829446e-02f, 1.983244280e-02f, 2.075074465e-02f,
+    2.169338291e-02f, 2.266053845e-02f, 2.365239016e-02f, 2.466911500e-02f,
+    2.571088806e-02f, 2.677788263e-02f, 2.787027021e-02f, 2.898822059e-02f,
+    3.013190190e-02f, 3.130148060e-02f, 3.249712161e-02f, 3.371898824e-02f,
+    3.496724235e-02f, 3.624204428e-02f, 3.754355296e-02f, 3.887192588e-02f,
+    4.022731918e-02f, 4.160988767e-02f, 4.301978482e-02f, 4.445716284e-02f,
+    4.592217266e-02f, 4.741496402e-02f, 4.893568542e-02f, 5.048448422e-02f,
+    5.206150661e-02f, 5.366689765e-02f, 5.530080130e-02f, 5.696336045e-02f,
+    5.865471691e-02f, 6.037501146e-02f, 6.212438386e-02f, 6.390297287e-02f,
+    6.571091626e-02f, 6.754835085e-02f, 6.941541251e-02f, 7.131223618e-02f,
+    7.323895588e-02f, 7.519570475e-02f, 7.718261504e-02f, 7.919981813e-02f,
+    8.124744458e-02f, 8.332562409e-02f, 8.543448553e-02f, 8.757415699e-02f,
+    8.974476575e-02f, 9.194643832e-02f, 9.417930042e-02f, 9.644347704e-02f,
+    9.873909241e-02f, 1.010662700e-01f, 1.034251327e-01f, 1.058158025e-01f,
+    1.082384007e-01f, 1.106930482e-01f, 1.131798648e-01f, 1.156989699e-01f,
+    1.182504822e-01f, 1.208345198e-01f, 1.234512000e-01f, 1.261006396e-01f,
+    1.287829547e-01f, 1.314982609e-01f, 1.342466731e-01f, 1.370283056e-01f,
+    1.398432722e-01f, 1.426916860e-01f, 1.455736597e-01f, 1.484893052e-01f,
+    1.514387341e-01f, 1.544220573e-01f, 1.574393851e-01f, 1.604908274e-01f,
+    1.635764935e-01f, 1.666964922e-01f, 1.698509319e-01f, 1.730399202e-01f,
+    1.762635645e-01f, 1.795219715e-01f, 1.828152475e-01f, 1.861434984e-01f,
+    1.895068294e-01f, 1.929053454e-01f, 1.963391508e-01f, 1.998083496e-01f,
+    2.033130451e-01f, 2.068533405e-01f, 2.104293382e-01f, 2.140411405e-01f,
+    2.176888490e-01f, 2.213725650e-01f, 2.250923893e-01f, 2.288484224e-01f,
+    2.326407643e-01f, 2.364695145e-01f, 2.403347723e-01f, 2.442366365e-01f,
+    2.481752054e-01f, 2.521505770e-01f, 2.561628489e-01f, 2.602121184e-01f,
+    2.642984823e-01f, 2.684220370e-01f, 2.725828787e-01f, 2.767811030e-01f,
+    2.810168053e-01f, 2.852900806e-01f, 2.896010235e-01f, 2.939497283e-01f,
+    2.983362889e-01f, 3.027607989e-01f, 3.072233515e-01f, 3.117240396e-01f,
+    3.162629557e-01f, 3.208401921e-01f, 3.254558406e-01f, 3.301099928e-01f,
+    3.348027400e-01f, 3.395341729e-01f, 3.443043823e-01f, 3.491134583e-01f,
+    3.539614910e-01f, 3.588485700e-01f, 3.637747846e-01f, 3.687402239e-01f,
+    3.737449765e-01f, 3.787891310e-01f, 3.838727754e-01f, 3.889959976e-01f,
+    3.941588852e-01f, 3.993615253e-01f, 4.046040051e-01f, 4.098864111e-01f,
+    4.152088298e-01f, 4.205713473e-01f, 4.259740495e-01f, 4.314170219e-01f,
+    4.369003499e-01f, 4.424241185e-01f, 4.479884124e-01f, 4.535933162e-01f,
+    4.592389142e-01f, 4.649252902e-01f, 4.706525280e-01f, 4.764207111e-01f,
+    4.822299226e-01f, 4.880802457e-01f, 4.939717629e-01f, 4.999045567e-01f,
+    5.058787093e-01f, 5.118943028e-01f, 5.179514188e-01f, 5.240501388e-01f,
+    5.301905441e-01f, 5.363727156e-01f, 5.425967342e-01f, 5.488626805e-01f,
+    5.551706346e-01f, 5.615206767e-01f, 5.679128866e-01f, 5.743473441e-01f,
+    5.808241284e-01f, 5.873433188e-01f, 5.939049942e-01f, 6.005092333e-01f,
+    6.071561148e-01f, 6.138457168e-01f, 6.205781175e-01f, 6.273533947e-01f,
+    6.341716262e-01f, 6.410328894e-01f, 6.479372614e-01f, 6.548848195e-01f,
+    6.618756404e-01f, 6.689098006e-01f, 6.759873768e-01f, 6.831084450e-01f,
+    6.902730814e-01f, 6.974813617e-01f, 7.047333615e-01f, 7.120291564e-01f,
+    7.193688216e-01f, 7.267524320e-01f, 7.341800626e-01f, 7.416517880e-01f,
+    7.491676827e-01f, 7.567278210e-01f, 7.643322770e-01f, 7.719811246e-01f,
+    7.796744376e-01f, 7.874122894e-01f, 7.951947535e-01f, 8.030219030e-01f,
+    8.108938110e-01f, 8.188105503e-01f, 8.267721935e-01f, 8.347788132e-01f,
+    8.428304815e-01f, 8.509272707e-01f, 8.590692527e-01f, 8.672564993e-01f,
+    8.754890821e-01f, 8.837670725e-01f, 8.920905419e-01f, 9.004595613e-01f,
+    9.088742016e-01f, 9.173345337e-01f, 9.258406282e-01f, 9.343925555e-01f,
+    9.429903859e-01f, 9.516341896e-01f, 9.603240364e-01f, 9.690599963e-01f,
+    9.778421388e-01f, 9.866705335e-01f, 9.955452497e-01f,
+};
+
+/* ---- Pixels ------------------------------------------------------------- */
+
+/* The stored channels of one pixel in storage order: floats for
+ * normalised and floating types, integers (sign-extended for signed
+ * types) for the integer types. */
+typedef struct channels {
+  float f[4];
+  uint32_t u[4];
+} channels;
+
+INLINE uint32_t load_bits(const unsigned char *p, unsigned size) {
+  switch (size) {
+  case 1:
+    return p[0];
+  case 2: {
+    uint16_t v;
+    __builtin_memcpy(&v, p, 2);
+    return v;
+  }
+  default: {
+    uint32_t v;
+    __builtin_memcpy(&v, p, 4);
+    return v;
+  }
+  }
+}
+
+INLINE void store_bits(unsigned char *p, unsigned size, uint32_t v) {
+  switch (size) {
+  case 1:
+    p[0] = (unsigned char)v;
+    break;
+  case 2: {
+    uint16_t s = (uint16_t)v;
+    __builtin_memcpy(p, &s, 2);
+    break;
+  }
+  default:
+    __builtin_memcpy(p, &v, 4);
+    break;
+  }
+}
+
+/* Bytes of one channel of a non-packed type. */
+INLINE unsigned channel_bytes(uint32_t type) {
+  switch (type) {
+  case CL_SNORM_INT8:
+  case CL_UNORM_INT8:
+  case CL_SIGNED_INT8:
+  case CL_UNSIGNED_INT8:
+    return 1;
+  case CL_SNORM_INT16:
+  case CL_UNORM_INT16:
+  case CL_SIGNED_INT16:
+  case CL_UNSIGNED_INT16:
+  case CL_HALF_FLOAT:
+    return 2;
+  default:
+    return 4;
+  }
+}
+
+INLINE int is_srgb(uint32_t order) {
+  return order == CL_sRGBA || order == CL_sBGRA;
+}
+
+/* One stored channel's bits as a float (normalised integer to float as
+ * the Conversion Rules say: code / scale, at least -1 for signed types)
+ * and as an integer. */
+INLINE void decode_channel(uint32_t type, uint32_t bits, float *f,
+                           uint32_t *u) {
+  switch (type) {
+  case CL_UNORM_INT8:
+    *f = (float)bits / 255.0f;
+    break;
+  case CL_UNORM_INT16:
+    *f = (float)bits / 65535.0f;
+    break;
+  case CL_SNORM_INT8:
+    *f = __builtin_fmaxf((float)(int8_t)bits / 127.0f, -1.0f);
+    bits = (uint32_t)(int32_t)(int8_t)bits;
+    break;
+  case CL_SNORM_INT16:
+    *f = __builtin_fmaxf((float)(int16_t)bits / 32767.0f, -1.0f);
+    bits = (uint32_t)(int32_t)(int16_t)bits;
+    break;
+  case CL_SIGNED_INT8:
+    bits = (uint32_t)(int32_t)(int8_t)bits;
+    *f = (float)(int32_t)bits;
+    break;
+  case CL_SIGNED_INT16:
+    bits = (uint32_t)(int32_t)(int16_t)bits;
+    *f = (float)(int32_t)bits;
+    break;
+  case CL_SIGNED_INT32:
+    *f = (float)(int32_t)bits;
+    break;
+  case CL_HALF_FLOAT:
+    *f = half_to_float(bits);
+    break;
+  case CL_FLOAT:
+    __builtin_memcpy(f, &bits, 4);
+    break;
+  default: /* unsigned integers */
+    *f = (float)bits;
+    break;
+  }
+  *u = bits;
+}
+
+/* The channels of the pixel at p. */
+INLINE channels load_pixel(const skein_image *d, const unsigned char *p) {
+  channels c = {{0, 0, 0, 0}, {0, 0, 0, 0}};
+  uint32_t w;
+  switch (d->channel_type) {
+  /* Packed: the first channel in the most significant bits. */
+  case CL_UNORM_SHORT_565:
+    w = load_bits(p, 2);
+    c.u[0] = w >> 11, c.u[1] = (w >> 5) & 63, c.u[2] = w & 31;
+    c.f[0] = (float)c.u[0] / 31.0f, c.f[1] = (float)c.u[1] / 63.0f;
+    c.f[2] = (float)c.u[2] / 31.0f;
+    return c;
+  case CL_UNORM_SHORT_555:
+    w = load_bits(p, 2);
+    c.u[0] = (w >> 10) & 31, c.u[1] = (w >> 5) & 31, c.u[2] = w & 31;
+    for (int i = 0; i < 3; i++)
+      c.f[i] = (float)c.u[i] / 31.0f;
+    return c;
+  case CL_UNORM_INT_101010:
+    w = load_bits(p, 4);
+    c.u[0] = (w >> 20) & 1023, c.u[1] = (w >> 10) & 1023, c.u[2] = w & 1023;
+    for (int i = 0; i < 3; i++)
+      c.f[i] = (float)c.u[i] / 1023.0f;
+    return c;
+  case CL_UNORM_INT_101010_2:
+    w = load_bits(p, 4);
+    c.u[0] = w >> 22, c.u[1] = (w >> 12) & 1023, c.u[2] = (w >> 2) & 1023;
+    c.u[3] = w & 3;
+    for (int i = 0; i < 3; i++)
+      c.f[i] = (float)c.u[i] / 1023.0f;
+    c.f[3] = (float)c.u[3] / 3.0f;
+    return c;
+  }
+  unsigned size = channel_bytes(d->channel_type);
+  for (unsigned i = 0; i < d->num_channels && i < 4; i++)
+    decode_channel(d->channel_type, load_bits(p + i * size, size), &c.f[i],
+                   &c.u[i]);
+  /* sRGB: red, green and blue to linear light; alpha stays as it is. */
+  if (is_srgb(d->channel_order))
+    for (unsigned i = 0; i < 3; i++)
+      c.f[i] = srgb_to_linear[c.u[i] & 255];
+  return c;
+}
+
+/* Which of r, g, b, a (0..3) stored channel i of order holds; the same
+ * placement as the runtime's fill (runtime/image_format.c). */
+INLINE int channel_of(uint32_t order, unsigned i) {
+  switch (order) {
+  case CL_A:
+    return 3;
+  case CL_RA:
+    return i == 0 ? 0 : 3;
+  case CL_BGRA:
+  case CL_sBGRA:
+    return i == 0 ? 2 : i == 2 ? 0 : (int)i;
+  case CL_ARGB:
+    return i == 0 ? 3 : (int)i - 1;
+  case CL_ABGR:
+    return 3 - (int)i;
+  default: /* R, Rx, RG, RGx, RGB(x), RGBA, sRGBA, INTENSITY, LUMINANCE,
+              DEPTH: in order */
+    return (int)i;
+  }
+}
+
+/* Channels the pixel of an order stores by name (packed RGB formats hold
+ * three, whatever num_channels says). */
+INLINE unsigned stored_channels(const skein_image *d) {
+  switch (d->channel_type) {
+  case CL_UNORM_SHORT_565:
+  case CL_UNORM_SHORT_555:
+  case CL_UNORM_INT_101010:
+    return 3;
+  case CL_UNORM_INT_101010_2:
+    return 4;
+  }
+  return d->num_channels;
+}
+
+/* The pixel as read_imagef sees it: each stored channel in its place,
+ * the others 0 with alpha 1; INTENSITY is (I, I, I, I), LUMINANCE
+ * (L, L, L, 1). */
+INLINE float4 pixel_f(const skein_image *d, const unsigned char *p) {
+  channels c = load_pixel(d, p);
+  if (d->channel_order == CL_INTENSITY)
+    return (float4){c.f[0], c.f[0], c.f[0], c.f[0]};
+  if (d->channel_order == CL_LUMINANCE)
+    return (float4){c.f[0], c.f[0], c.f[0], 1.0f};
+  float v[4] = {0.0f, 0.0f, 0.0f, 1.0f};
+  for (unsigned i = 0; i < stored_channels(d); i++)
+    v[channel_of(d->channel_order, i)] = c.f[i];
+  return (float4){v[0], v[1], v[2], v[3]};
+}
+
+/* The pixel as read_imagei and read_imageui see it (integer formats):
+ * missing channels 0, alpha 1. */
+INLINE uint4 pixel_u(const skein_image *d, const unsigned char *p) {
+  channels c = load_pixel(d, p);
+  uint32_t v[4] = {0, 0, 0, 1};
+  for (unsigned i = 0; i < stored_channels(d); i++)
+    v[channel_of(d->channel_order, i)] = c.u[i];
+  return (uint4){v[0], v[1], v[2], v[3]};
+}
+
+/* The border colour of CLK_ADDRESS_CLAMP (and of any read outside the
+ * image): alpha 1 for the orders without alpha, else all 0. */
+INLINE int border_alpha(uint32_t order) {
+  return order == CL_R || order == CL_RG || order == CL_RGB ||
+         order == CL_LUMINANCE;
+}
+
+/* The sRGB code of linear value f: the nearest code of the exact curve
+ * (the number of steps at or below f). */
+INLINE uint32_t linear_to_srgb(float f) {
+  if (!(f > 0.0f))
+    return 0;
+  uint32_t lo = 0, hi = 255; /* the answer lies in lo..hi */
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (f >= srgb_steps[mid])
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+/* One channel of a non-packed type from a float (write_imagef): the
+ * Conversion Rules' convert_<T>_sat_rte(f * scale) for normalised types,
+ * round to nearest even for half; integer types (undefined for
+ * write_imagef) take the saturated integer. */
+INLINE uint32_t encode_channel_f(uint32_t type, float f) {
+  switch (type) {
+  case CL_UNORM_INT8:
+    return (uint32_t)norm_code(f, 255.0f, 0.0f, 255.0f);
+  case CL_UNORM_INT16:
+    return (uint32_t)norm_code(f, 65535.0f, 0.0f, 65535.0f);
+  case CL_SNORM_INT8:
+    return (uint32_t)norm_code(f, 127.0f, -128.0f, 127.0f);
+  case CL_SNORM_INT16:
+    return (uint32_t)norm_code(f, 32767.0f, -32768.0f, 32767.0f);
+  case CL_HALF_FLOAT:
+    return float_to_half(f);
+  case CL_FLOAT: {
+    uint32_t bits;
+    __builtin_memcpy(&bits, &f, 4);
+    return bits;
+  }
+  case CL_SIGNED_INT8:
+    return (uint32_t)sat_rte(f, -128.0f, 127.0f);
+  case CL_SIGNED_INT16:
+    return (uint32_t)sat_rte(f, -32768.0f, 32767.0f);
+  case CL_SIGNED_INT32:
+    return (uint32_t)sat_rte(f, -0x1p31f, 0x1.fffffep30f);
+  case CL_UNSIGNED_INT8:
+    return (uint32_t)sat_rte(f, 0.0f, 255.0f);
+  case CL_UNSIGNED_INT16:
+    return (uint32_t)sat_rte(f, 0.0f, 65535.0f);
+  default: /* unsigned 32-bit */
+    return f >= 0x1p32f ? 0xffffffffu : f > 0.0f ? (uint32_t)__builtin_rintf(f)
+                                                 : 0;
+  }
+}
+
+/* One channel of an integer type from write_imagei's or write_imageui's
+ * value v: convert_<T>_sat of an int (signed types) or a uint (unsigned
+ * types). Other types (undefined) take v's low bits. */
+INLINE uint32_t encode_channel_u(uint32_t type, uint32_t v) {
+  int32_t s = (int32_t)v;
+  switch (type) {
+  case CL_SIGNED_INT8:
+    return (uint32_t)(s < -128 ? -128 : s > 127 ? 127 : s);
+  case CL_SIGNED_INT16:
+    return (uint32_t)(s < -32768 ? -32768 : s > 32767 ? 32767 : s);
+  case CL_UNSIGNED_INT8:
+    return v > 255 ? 255 : v;
+  case CL_UNSIGNED_INT16:
+    return v > 65535 ? 65535 : v;
+  default:
+    return v;
+  }
+}
+
+/* Stores colour (r, g, b, a as floats) at p. */
+INLINE void store_pixel_f(const skein_image *d, unsigned char *p,
+                          float4 colour) {
+  float v[4] = {colour.x, colour.y, colour.z, colour.w};
+  switch (d->channel_type) {
+  case CL_UNORM_SHORT_565:
+    store_bits(p, 2,
+               (uint32_t)(norm_code(v[0], 31.0f, 0.0f, 31.0f) << 11 |
+                          norm_code(v[1], 63.0f, 0.0f, 63.0f) << 5 |
+                          norm_code(v[2], 31.0f, 0.0f, 31.0f)));
+    return;
+  case CL_UNORM_SHORT_555:
+    store_bits(p, 2,
+               (uint32_t)(norm_code(v[0], 31.0f, 0.0f, 31.0f) << 10 |
+                          norm_code(v[1], 31.0f, 0.0f, 31.0f) << 5 |
+                          norm_code(v[2], 31.0f, 0.0f, 31.0f)));
+    return;
+  case CL_UNORM_INT_101010:
+    store_bits(p, 4,
+               (uint32_t)(norm_code(v[0], 1023.0f, 0.0f, 1023.0f) << 20 |
+                          norm_code(v[1], 1023.0f, 0.0f, 1023.0f) << 10 |
+                          norm_code(v[2], 1023.0f, 0.0f, 1023.0f)));
+    return;
+  case CL_UNORM_INT_101010_2:
+    store_bits(p, 4,
+               (uint32_t)norm_code(v[0], 1023.0f, 0.0f, 1023.0f) << 22 |
+                   (uint32_t)norm_code(v[1], 1023.0f, 0.0f, 1023.0f) << 12 |
+                   (uint32_t)norm_code(v[2], 1023.0f, 0.0f, 1023.0f) << 2 |
+                   (uint32_t)norm_code(v[3], 3.0f, 0.0f, 3.0f));
+    return;
+  }
+  unsigned size = channel_bytes(d->channel_type);
+  int srgb = is_srgb(d->channel_order);
+  for (unsigned i = 0; i < d->num_channels && i < 4; i++) {
+    int c = channel_of(d->channel_order, i);
+    uint32_t bits = srgb && c < 3 ? linear_to_srgb(v[c])
+                                  : encode_channel_f(d->channel_type, v[c]);
+    store_bits(p + i * size, size, bits);
+  }
+}
+
+/* Stores an integer colour at p (write_imagei, write_imageui). */
+INLINE void store_pixel_u(const skein_image *d, unsigned char *p,
+                          uint4 colour) {
+  uint32_t v[4] = {colour.x, colour.y, colour.z, colour.w};
+  unsigned size = channel_bytes(d->channel_type);
+  if (size * d->num_channels != d->element_size)
+    return; /* a packed type: no integer writes (undefined) */
+  for (unsigned i = 0; i < d->num_channels && i < 4; i++)
+    store_bits(p + i * size, size,
+               encode_channel_u(d->channel_type,
+                                v[channel_of(d->channel_order, i)]));
+}
+
+/* ---- Sampling ----------------------------------------------------------- */
+
+/* How a sampler turns one coordinate into pixel indices along an axis of
+ * n pixels. */
+typedef struct axis {
+  int64_t i0, i1;    /* nearest: i0; linear: the two pixels */
+  float a;           /* linear: the weight of i1 */
+} axis;
+
+/* address_mode(i) of the clamping modes; REPEAT and MIRRORED_REPEAT
+ * wrap before this. Indices that stay outside read the border colour. */
+INLINE int64_t clamp_mode(uint32_t mode, int64_t i, int64_t n) {
+  if (mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
+    return i < 0 ? 0 : i >= n ? n - 1 : i;
+  if (mode == SKEIN_SAMPLER_ADDRESS_CLAMP)
+    return i < -1 ? -1 : i > n ? n : i;
+  return i; /* NONE */
+}
+
+INLINE float frac_of(float f) { return f - __builtin_floorf(f); }
+
+/* The pixels a coordinate c (normalised or not, as the sampler says)
+ * selects along an axis of n pixels: "Image Addressing and Filtering" of
+ * the OpenCL C specification, mode by mode. */
+INLINE axis address(uint32_t sampler, float c, int64_t n) {
+  uint32_t mode = sampler & SKEIN_SAMPLER_ADDRESS_MASK;
+  int linear = (sampler & SKEIN_SAMPLER_FILTER_MASK) ==
+               SKEIN_SAMPLER_FILTER_LINEAR;
+  int normalized = sampler & SKEIN_SAMPLER_NORMALIZED;
+  float nf = (float)n;
+  axis x = {0, 0, 0.0f};
+  if (mode == SKEIN_SAMPLER_ADDRESS_REPEAT ||
+      mode == SKEIN_SAMPLER_ADDRESS_MIRRORED_REPEAT) {
+    /* Defined for normalised coordinates only; unnormalised ones are
+     * taken as normalised (undefined results, but inside the image). */
+    float u;
+    if (mode == SKEIN_SAMPLER_ADDRESS_REPEAT) {
+      u = (c - __builtin_floorf(c)) * nf;
+    } else {
+      float s = __builtin_fabsf(c - 2.0f * __builtin_rintf(0.5f * c));
+      u = s * nf;
+    }
+    if (!linear) {
+      x.i0 = floor_int(u);
+      if (mode == SKEIN_SAMPLER_ADDRESS_REPEAT && x.i0 > n - 1)
+        x.i0 -= n;
+      if (x.i0 > n - 1)
+        x.i0 = n - 1;
+    } else {
+      x.i0 = floor_int(u - 0.5f);
+      x.i1 = x.i0 + 1;
+      if (mode == SKEIN_SAMPLER_ADDRESS_REPEAT) {
+        if (x.i0 < 0)
+          x.i0 += n;
+        if (x.i1 > n - 1)
+          x.i1 -= n;
+      } else {
+        x.i0 = x.i0 < 0 ? 0 : x.i0;
+        x.i1 = x.i1 > n - 1 ? n - 1 : x.i1;
+      }
+      x.a = frac_of(u - 0.5f);
+    }
+    return x;
+  }
+  float u = normalized ? c * nf : c;
+  if (!linear) {
+    x.i0 = clamp_mode(mode, floor_int(u), n);
+  } else {
+    int64_t i = floor_int(u - 0.5f);
+    x.i0 = clamp_mode(mode, i, n);
+    x.i1 = clamp_mode(mode, i + 1, n);
+    x.a = frac_of(u - 0.5f);
+  }
+  return x;
+}
+
+/* The colour of pixel p, or the border colour outside the image. */
+INLINE float4 texel_f(const grid *g, const int64_t p[3]) {
+  if (!inside(g, p))
+    return (float4){0.0f, 0.0f, 0.0f,
+                    border_alpha(g->d->channel_order) ? 1.0f : 0.0f};
+  return pixel_f(g->d, pixel_at(g, p));
+}
+
+INLINE uint4 texel_u(const grid *g, const int64_t p[3]) {
+  if (!inside(g, p))
+    return (uint4){0, 0, 0, border_alpha(g->d->channel_order) ? 1u : 0u};
+  return pixel_u(g->d, pixel_at(g, p));
+}
+
+/* The axes of coordinate c: addressed ones through the sampler, an
+ * array's layer rounded and clamped, unused ones 0. */
+INLINE void address_all(const grid *g, uint32_t sampler, float4 coord,
+                        axis ax[3]) {
+  float c[3];
+  grid_coords_f(g, coord, c);
+  for (int k = 0; k < 3; k++) {
+    if (k < g->dims) {
+      ax[k] = address(sampler, c[k], g->extent[k]);
+    } else {
+      int64_t i = k == g->layer_axis ? layer_of(c[k], g->extent[k]) : 0;
+      ax[k] = (axis){i, i, 0.0f};
+    }
+  }
+}
+
+/* read_imagef with a sampler and float coordinates. */
+float4 __skein_image_read_f(const AS_GLOBAL void *image, uint32_t sampler,
+                            float4 coord) {
+  grid g = grid_of(desc_of(image));
+  axis ax[3];
+  address_all(&g, sampler, coord, ax);
+  if ((sampler & SKEIN_SAMPLER_FILTER_MASK) != SKEIN_SAMPLER_FILTER_LINEAR) {
+    int64_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
+    return texel_f(&g, p);
+  }
+  /* Linear: the weighted sum over the 2, 4 or 8 pixels around the
+   * coordinate, each weight the product of a or 1 - a per axis. */
+  float4 sum = {0.0f, 0.0f, 0.0f, 0.0f};
+  int corners = 1 << g.dims;
+  for (int m = 0; m < corners; m++) {
+    int64_t p[3];
+    float w = 1.0f;
+    for (int k = 0; k < 3; k++) {
+      int hi = k < g.dims && (m >> k) & 1;
+      p[k] = hi ? ax[k].i1 : ax[k].i0;
+      if (k < g.dims)
+        w *= hi ? ax[k].a : 1.0f - ax[k].a;
+    }
+    sum += w * texel_f(&g, p);
+  }
+  return sum;
+}
+
+/* read_imagei/read_imageui with a sampler and float coordinates: nearest
+ * filtering (the only one integer images allow). */
+uint4 __skein_image_read_u(const AS_GLOBAL void *image, uint32_t sampler,
+                           float4 coord) {
+  grid g = grid_of(desc_of(image));
+  axis ax[3];
+  sampler = (sampler & ~(uint32_t)SKEIN_SAMPLER_FILTER_MASK) |
+            SKEIN_SAMPLER_FILTER_NEAREST;
+  address_all(&g, sampler, coord, ax);
+  int64_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
+  return texel_u(&g, p);
+}
+
+/* Integer coordinates, with a sampler (which must be unnormalised and
+ * nearest: addressing CLAMP_TO_EDGE clamps them, CLAMP and NONE read the
+ * border colour outside; the wrapping modes are undefined with them and
+ * read the border colour too) or without one (sampler 0: NONE, where a
+ * read outside is undefined and gives the border colour). An array's
+ * layer is clamped to its layers. */
+INLINE void int_pixel(const grid *g, uint32_t sampler, int4 coord,
+                      int64_t p[3]) {
+  grid_coords_i(g, coord, p);
+  uint32_t mode = sampler & SKEIN_SAMPLER_ADDRESS_MASK;
+  for (int k = 0; k < 3; k++) {
+    if (k == g->layer_axis || mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
+      p[k] = p[k] < 0 ? 0 : p[k] >= g->extent[k] ? g->extent[k] - 1 : p[k];
+    else if (k >= g->dims)
+      p[k] = 0;
+  }
+}
+
+float4 __skein_image_read_fi(const AS_GLOBAL void *image, uint32_t sampler,
+                             int4 coord) {
+  grid g = grid_of(desc_of(image));
+  int64_t p[3];
+  int_pixel(&g, sampler, coord, p);
+  return texel_f(&g, p);
+}
+
+uint4 __skein_image_read_ui(const AS_GLOBAL void *image, uint32_t sampler,
+                            int4 coord) {
+  grid g = grid_of(desc_of(image));
+  int64_t p[3];
+  int_pixel(&g, sampler, coord, p);
+  return texel_u(&g, p);
+}
+
+/* ---- Writes ------------------------------------------------------------- */
+
+/* The pixel a write's coordinate names, or false outside the image
+ * (undefined: the write is dropped). */
+INLINE int write_pixel(const grid *g, int4 coord, int64_t p[3]) {
+  grid_coords_i(g, coord, p);
+  for (int k = g->dims; k < 3; k++)
+    if (k != g->layer_axis)
+      p[k] = 0;
+  return inside(g, p);
+}
+
+void __skein_image_write_f(const AS_GLOBAL void *image, int4 coord,
+                           float4 colour) {
+  grid g = grid_of(desc_of(image));
+  int64_t p[3];
+  if (write_pixel(&g, coord, p))
+    store_pixel_f(g.d, pixel_at(&g, p), colour);
+}
+
+void __skein_image_write_u(const AS_GLOBAL void *image, int4 coord,
+                           uint4 colour) {
+  grid g = grid_of(desc_of(image));
+  int64_t p[3];
+  if (write_pixel(&g, coord, p))
+    store_pixel_u(g.d, pixel_at(&g, p), colour);
+}
