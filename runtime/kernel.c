@@ -3,6 +3,7 @@
  * API live in api_kernel.c; the launch in api_enqueue_kernel.c. */
 #include "kernel.h"
 #include "program.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -66,14 +67,22 @@ cl_int rt_kernel_set_arg(cl_kernel k, cl_uint index, size_t size,
   return CL_SUCCESS;
 }
 
-static size_t align_up(size_t n, size_t a) { return (n + a - 1) / a * a; }
+/* n rounded up to a multiple of a, or SIZE_MAX where that overflows. */
+static size_t align_up(size_t n, size_t a) {
+  return n > SIZE_MAX - (a - 1) ? SIZE_MAX : (n + a - 1) / a * a;
+}
 
 size_t rt_kernel_local_mem(cl_kernel k) {
   size_t total = align_up(k->info->static_local_mem_size, RT_LOCAL_ALIGN);
   pthread_mutex_lock(&k->lock);
   for (unsigned i = 0; i < k->info->num_args; i++) {
-    if (k->info->args[i].kind == CC_ARG_LOCAL && k->args[i].set)
-      total += align_up(k->args[i].size, RT_LOCAL_ALIGN);
+    if (k->info->args[i].kind == CC_ARG_LOCAL && k->args[i].set) {
+      /* Saturating: __local sizes near SIZE_MAX (which clSetKernelArg
+       * accepts) must not wrap the total below the device's limit, or
+       * the launch would run with too little local memory. */
+      size_t n = align_up(k->args[i].size, RT_LOCAL_ALIGN);
+      total = n > SIZE_MAX - total ? SIZE_MAX : total + n;
+    }
   }
   pthread_mutex_unlock(&k->lock);
   return total;

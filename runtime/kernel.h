@@ -40,7 +40,8 @@ cl_int rt_kernel_set_arg(cl_kernel k, cl_uint index, size_t size,
 
 /* Bytes of __local memory the kernel needs per work-group with its
  * current arguments: static size rounded up to RT_LOCAL_ALIGN, then each
- * __local argument rounded up to RT_LOCAL_ALIGN. */
+ * __local argument rounded up to RT_LOCAL_ALIGN; SIZE_MAX when the sum
+ * overflows. */
 size_t rt_kernel_local_mem(cl_kernel k);
 
 /* Alignment of every __local block handed to kernels (and of the first

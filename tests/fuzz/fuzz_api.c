@@ -102,6 +102,7 @@ enum { NDEFS = sizeof defs / sizeof defs[0] };
 static cl_context ctx0;
 static cl_program progs[2];
 static cl_ulong max_alloc; /* CL_DEVICE_MAX_MEM_ALLOC_SIZE */
+static cl_ulong local_mem; /* CL_DEVICE_LOCAL_MEM_SIZE */
 
 typedef struct mem_slot {
   cl_mem m;
@@ -136,6 +137,13 @@ typedef struct state {
   mem_slot mem[NMEM];
   cl_kernel kern[NKERN];
   int kdef[NKERN];
+  size_t klocal[NKERN]; /* the largest __local argument size set */
+  /* The buffers each kernel's arguments name; a kernel whose buffer was
+   * released is stale: launching it would hand Skein a freed handle
+   * (kernels do not retain their arguments), so it is not launched. */
+  cl_mem kmem[NKERN][4];
+  int kstale[NKERN];
+#define FREED ((cl_mem)(uintptr_t)1) /* marks a released buffer */
   event_slot ev[NEV];
   map_slot map[NMAP];
   uint8_t *arena;
@@ -173,6 +181,9 @@ static void build_once(void) {
   if (clGetDeviceInfo(fz_device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
                       sizeof max_alloc, &max_alloc, NULL) != CL_SUCCESS)
     fz_fail("CL_DEVICE_MAX_MEM_ALLOC_SIZE");
+  if (clGetDeviceInfo(fz_device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof local_mem,
+                      &local_mem, NULL) != CL_SUCCESS)
+    fz_fail("CL_DEVICE_LOCAL_MEM_SIZE");
   static const char *const modes[2] = {NULL, "fiber"};
   for (int i = 0; i < 2; i++) {
     if (modes[i])
@@ -550,7 +561,13 @@ static void op_kernel(state *s) {
     FZ_EXPECT("clCloneKernel", err, CL_OUT_OF_RESOURCES,
               CL_OUT_OF_HOST_MEMORY);
     d = s->kdef[k0];
+    s->klocal[slot] = s->klocal[k0];
+    memcpy(s->kmem[slot], s->kmem[k0], sizeof s->kmem[slot]);
+    s->kstale[slot] = s->kstale[k0];
   } else {
+    s->klocal[slot] = 0;
+    memset(s->kmem[slot], 0, sizeof s->kmem[slot]);
+    s->kstale[slot] = 0;
     k = clCreateKernel(p, d < NDEFS ? defs[d].name : "no_such", &err);
     FZ_EXPECT("clCreateKernel", err, CL_INVALID_KERNEL_NAME,
               CL_OUT_OF_RESOURCES, CL_OUT_OF_HOST_MEMORY);
@@ -591,8 +608,8 @@ static void op_set_arg(state *s) {
     value = fz_pick(&s->in, 8) == 0 && kind == 'n' ? NULL : &mv;
   } else if (kind == 'l' && form < 5) {
     static const size_t local[] = {0, 4, 16, 256, 4096, 65536, 1 << 20,
-                                   (size_t)1 << 40};
-    size = local[fz_pick(&s->in, 8)];
+                                   (size_t)1 << 40, SIZE_MAX, SIZE_MAX - 8};
+    size = local[fz_pick(&s->in, 10)];
     value = NULL;
   } else {
     /* Any size (value: the scratch block, which holds at least that
@@ -612,6 +629,14 @@ static void op_set_arg(state *s) {
   if (idx >= nargs && err != CL_INVALID_ARG_INDEX)
     fz_fail("clSetKernelArg of argument %u of %s (%u arguments): %d", idx,
             d->name, nargs, err);
+  if (idx < nargs && idx < 4 && err == CL_SUCCESS) {
+    s->kmem[ki][idx] = value == &mv ? mv : NULL;
+    s->kstale[ki] = 0;
+    for (int a = 0; a < 4; a++)
+      s->kstale[ki] |= s->kmem[ki][a] == FREED;
+  }
+  if (idx < nargs && kind == 'l' && err == CL_SUCCESS)
+    s->klocal[ki] = size; /* the one __local argument of its kernel */
   if (idx < nargs && kind == 's' && err == CL_SUCCESS &&
       size != d->scalar_size[idx])
     fz_fail("clSetKernelArg accepted size %zu for argument %u of %s", size,
@@ -621,7 +646,7 @@ static void op_set_arg(state *s) {
 static void op_ndrange(state *s) {
   int ki = pick_kernel(s);
   queue_slot *q = pick_queue(s);
-  if (ki < 0 || !q)
+  if (ki < 0 || !q || s->kstale[ki])
     return;
   static const size_t gsizes[] = {0, 1, 2, 3, 4, 7, 16, 64, 100, 1000, 4096,
                                   (size_t)1 << 32, SIZE_MAX,
@@ -678,6 +703,12 @@ static void op_ndrange(state *s) {
   enq_check("clEnqueueNDRangeKernel", err, CL_FALSE);
   if (form != 0 && err == CL_SUCCESS && (dim == 0 || dim == 4))
     fz_fail("clEnqueueNDRangeKernel accepted work_dim %u", dim);
+  /* A kernel whose __local memory exceeds CL_DEVICE_LOCAL_MEM_SIZE
+   * cannot run (CL_OUT_OF_RESOURCES). */
+  if (err == CL_SUCCESS && s->klocal[ki] > local_mem)
+    fz_fail("a launch of %s with a __local argument of %zu bytes (the "
+            "device has %llu) was accepted", defs[s->kdef[ki]].name,
+            s->klocal[ki], (unsigned long long)local_mem);
   if (form > 2 && err == CL_SUCCESS && overflow && !empty)
     fz_fail("clEnqueueNDRangeKernel accepted an offset + size overflow: "
             "dim %u, global %zu %zu %zu, offset %zu %zu %zu", dim, g[0],
@@ -879,9 +910,9 @@ static void op_map(state *s) {
   if (err == CL_SUCCESS && (!in_range(off, size, m->size) || f == 0x40))
     fz_fail("a map of %zu bytes at %zu of %zu (flags %llx) was accepted",
             size, off, m->size, (unsigned long long)f);
-  if ((p != NULL) != (err == CL_SUCCESS ||
-                      err == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST) &&
-      size)
+  /* A pointer on success, NULL otherwise (also when a blocking map's
+   * wait list failed: its command was enqueued, its event returned). */
+  if ((p != NULL) != (err == CL_SUCCESS))
     fz_fail("clEnqueueMapBuffer returned %p with error %d", p, err);
   took_event(s, err, ev, q->ctx);
   if (!p)
@@ -1098,6 +1129,12 @@ static void op_release(state *s) {
       FZ_EXPECT("clReleaseMemObject", clReleaseMemObject(m->m),
                 CL_OUT_OF_HOST_MEMORY);
     } else {
+      for (int k = 0; k < NKERN; k++)
+        for (int a = 0; a < 4; a++)
+          if (s->kmem[k][a] == m->m) {
+            s->kmem[k][a] = FREED;
+            s->kstale[k] = 1;
+          }
       FZ_EXPECT("clReleaseMemObject", clReleaseMemObject(m->m),
                 CL_OUT_OF_HOST_MEMORY);
       memset(m, 0, sizeof *m);
