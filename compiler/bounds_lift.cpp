@@ -39,6 +39,7 @@
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
+#include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
@@ -124,6 +125,35 @@ bool split_offset(const SCEV *off, ScalarEvolution &se,
   return true;
 }
 
+// The exclusive upper bound X of id where at runs only when "id <u X"
+// holds (a dominating branch on it, as in "if (lid < s)"); null if none
+// is seen.
+Value *guarded_bound(CallInst *id, Instruction *at, DominatorTree &dt) {
+  for (User *u : id->users()) {
+    auto *cmp = dyn_cast<ICmpInst>(u);
+    if (!cmp)
+      continue;
+    ICmpInst::Predicate p = cmp->getPredicate();
+    if (cmp->getOperand(1) == id)
+      p = ICmpInst::getSwappedPredicate(p);
+    Value *bound = cmp->getOperand(0) == id ? cmp->getOperand(1)
+                                            : cmp->getOperand(0);
+    if (p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_UGE)
+      continue;
+    for (User *cu : cmp->users()) {
+      auto *br = dyn_cast<BranchInst>(cu);
+      if (!br || !br->isConditional())
+        continue;
+      // id <u bound on the true edge of ult, the false edge of uge.
+      BasicBlock *taken = br->getSuccessor(p == ICmpInst::ICMP_ULT ? 0 : 1);
+      if (br->getSuccessor(0) != br->getSuccessor(1) &&
+          dt.dominates(BasicBlockEdge(br->getParent(), taken), at->getParent()))
+        return bound;
+    }
+  }
+  return nullptr;
+}
+
 // Replaces the condition check of a checked access ("off <u limit") by
 // "box | check" where the box test applies.
 void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
@@ -153,14 +183,22 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
     // Local sizes above 2^32 would not keep scale * size exact.
     ok = b.CreateAnd(ok, b.CreateICmpULT(size, b.getInt64(1ull << 32)));
     Value *last = b.CreateSub(size, b.getInt64(1));   // size >= 1
-    uint64_t magnitude =
-        t.scale < 0 ? -(uint64_t)t.scale : (uint64_t)t.scale;
-    Value *spread = b.CreateMul(last, b.getInt64(magnitude));
     // The first id of the group: 0 for a local id, the group's first
     // global id for a global one.
     Value *first = b.getInt64(0);
     if (t.global)
       first = b.CreateSub(t.id, b.CreateCall(local_id, {b.getInt32(t.dim)}));
+    // Under "id < bound" the ids run to bound - 1 at most: last is the
+    // smaller of the two distances from first (a bound at or below first
+    // wraps to a large distance and leaves last as it was).
+    if (Value *bound = guarded_bound(t.id, check, a.dt)) {
+      Value *to_bound = b.CreateSub(b.CreateSub(bound, first),
+                                    b.getInt64(1));
+      last = b.CreateBinaryIntrinsic(Intrinsic::umin, last, to_bound);
+    }
+    uint64_t magnitude =
+        t.scale < 0 ? -(uint64_t)t.scale : (uint64_t)t.scale;
+    Value *spread = b.CreateMul(last, b.getInt64(magnitude));
     Value *at_first = b.CreateMul(first, b.getInt64((uint64_t)t.scale));
     lo = b.CreateAdd(lo, at_first);
     if (t.scale < 0)

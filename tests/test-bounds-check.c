@@ -32,6 +32,10 @@ static const char *source =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  out[get_global_id(0)] = buf[(l + skew) % 64];\n"
     "}\n"
+    "kernel void guarded(global int *out, uint s) {\n"
+    "  size_t l = get_local_id(0);\n"
+    "  if (l < s) out[get_group_id(0) * 64 + l + s] = (int)l;\n"
+    "}\n"
     "kernel void loop_sum(global const int *in, global int *out, int n) {\n"
     "  int s = 0;\n"
     "  for (int k = 0; k < n; k++) s += in[k];\n"
@@ -225,6 +229,52 @@ static void test_local(cl_program p, const char *mode) {
   clReleaseMemObject(bo);
 }
 
+/* An access whose range the compiler narrows by the branch guarding it
+ * ("l < s": l + s stays below 64 for s <= 32): right in bounds, caught
+ * when s = 33 puts the last work-item of the last group one past the end
+ * (the narrowed test then fails and the checked copy runs). */
+static void test_guarded(cl_program p, const char *mode) {
+  enum { GROUPS = 4, LS = 64 };
+  cl_mem bo = buffer(GROUPS * LS * sizeof(int), NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "guarded", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  char text[4096];
+  for (cl_uint s = 30; s <= 33; s++) {
+    int fill = -1;
+    REQUIRE_OK(clEnqueueFillBuffer(env.queue, bo, &fill, sizeof fill, 0,
+                                   GROUPS * LS * sizeof(int), 0, NULL, NULL));
+    REQUIRE_OK(clSetKernelArg(k, 1, sizeof s, &s));
+    cl_int st = run(k, GROUPS * LS, LS, text, sizeof text);
+    int out[GROUPS * LS];
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                   0, NULL, NULL));
+    int bad = 0;
+    for (int g = 0; g < GROUPS; g++)
+      for (int i = 0; i < LS; i++) {
+        /* Slot i of group g holds l = i - s where 0 <= l < s, if it
+         * lies inside the buffer (the last group's l = 32 for s = 33
+         * would be one past the end: skipped). */
+        int l = i - (int)s;
+        bad += out[g * LS + i] != (l >= 0 && l < (int)s ? l : -1);
+      }
+    if (s <= 32) {
+      CHECK_EQ(st, CL_COMPLETE);
+      CHECK_EQ(bad, 0);
+    } else {
+      CHECK_EQ(st, CL_OUT_OF_RESOURCES);
+      check_report(mode, text, "out-of-bounds store of 4 bytes at offset "
+                               "1024 of argument 0 (1024 bytes)");
+      /* Everything but the slots the overflowing items would have
+       * written in the next group is as computed. */
+      CHECK(bad <= 32);
+    }
+  }
+  clReleaseKernel(k);
+  clReleaseMemObject(bo);
+}
+
 /* A kernel loop over a uniform trip count (region mode cuts it): right
  * in bounds, caught past the end. */
 static void test_loop(cl_program p, const char *mode) {
@@ -266,6 +316,7 @@ int main(void) {
     test_store(p, name);
     test_local(p, name);
     test_loop(p, name);
+    test_guarded(p, name);
     clReleaseProgram(p);
   }
   /* The environment variable turns it on for every build. */
