@@ -108,6 +108,13 @@ static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
     *local_at += align_up(a->size, RT_LOCAL_ALIGN);
     *size = a->size;
     break;
+  case CC_ARG_SAMPLER:
+    memcpy(p, a->value, a->size);
+    /* A sampler is bits, not memory: for bounds-checked mode, which sees
+     * a constant pointer handed to the image builtins, it is an object no
+     * offset leaves. */
+    *size = UINT64_MAX;
+    break;
   default:
     memcpy(p, a->value, a->size);
     break;
