@@ -128,6 +128,30 @@ static void test_arg_info(cl_kernel k) {
 /* clSetKernelArg's answers for every wrong kind of object, then a launch
  * with every argument right. */
 static void test_args(void) {
+  /* What the device reports with images on: the OpenCL C features that
+   * let programs use image types and builtins, and the extensions. */
+  cl_name_version features[64];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES,
+                             sizeof features, features, &size));
+  static const char *const want_features[] = {
+      "__opencl_c_images", "__opencl_c_read_write_images",
+      "__opencl_c_3d_image_writes"};
+  for (int w = 0; w < 3; w++) {
+    bool found = false;
+    for (size_t i = 0; i < size / sizeof features[0]; i++)
+      found |= strcmp(features[i].name, want_features[w]) == 0;
+    if (!found) {
+      fprintf(stderr, "feature %s not reported\n", want_features[w]);
+      test_failures++;
+    }
+  }
+  char ext[4096];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof ext,
+                             ext, NULL));
+  CHECK(strstr(ext, "cl_khr_3d_image_writes") != NULL);
+  CHECK(strstr(ext, "cl_khr_depth_images") != NULL);
+
   cl_program p = test_build(&env, args_src, "-cl-kernel-arg-info -cl-std=CL3.0");
   cl_int err;
   cl_kernel k = clCreateKernel(p, "k", &err);
@@ -1610,6 +1634,73 @@ static void test_bounds_checked(void) {
   REQUIRE_OK(clReleaseProgram(kernels));
 }
 
+/* Images in the application's memory with its own pitches (padded rows
+ * and slices): kernels read and write them where the pitches say. */
+static void test_pitches(void) {
+  const size_t w = 5, h = 4, d = 3, row = w * 16 + 48, slice = row * (h + 1);
+  unsigned char *mem = calloc(slice * d, 1);
+  for (size_t z = 0; z < d; z++)
+    for (size_t y = 0; y < h; y++)
+      for (size_t x = 0; x < w; x++)
+        ref_pixel((int)x, (int)y, (int)z,
+                  (float *)(mem + z * slice + y * row + x * 16));
+  cl_image_format f = {CL_RGBA, CL_FLOAT};
+  cl_image_desc desc = {CL_MEM_OBJECT_IMAGE3D, w, h, d, 0, row, slice, 0, 0,
+                        {NULL}};
+  cl_int err;
+  cl_mem img = clCreateImage(env.context, CL_MEM_USE_HOST_PTR, &f, &desc,
+                             mem, &err);
+  REQUIRE_OK(err);
+  size_t n = w * h * d;
+  cl_int (*c)[4] = malloc(n * 16);
+  for (size_t i = 0; i < n; i++) {
+    c[i][0] = (cl_int)(i % w), c[i][1] = (cl_int)(i / w % h);
+    c[i][2] = (cl_int)(i / (w * h)), c[i][3] = 0;
+  }
+  cl_mem cb = test_buffer(&env, n * 16, c);
+  cl_mem ob = test_buffer(&env, n * 16, NULL);
+  cl_kernel k = kernel("r3d");
+  const void *args[] = {&img, &cb, &ob};
+  set_args(k, 3, args);
+  run(k, 1, &n);
+  float (*out)[4] = malloc(n * 16);
+  read_buffer(ob, n * 16, out);
+  for (size_t i = 0; i < n; i++) {
+    float want[4];
+    ref_pixel(c[i][0], c[i][1], c[i][2], want);
+    CHECK(memcmp(out[i], want, 16) == 0);
+  }
+  REQUIRE_OK(clReleaseKernel(k));
+  /* Writes: every pixel's value doubled, in place, padding untouched. */
+  for (size_t i = 0; i < n; i++)
+    for (int ch = 0; ch < 4; ch++)
+      out[i][ch] *= 2.0f;
+  REQUIRE_OK(clEnqueueWriteBuffer(env.queue, ob, CL_TRUE, 0, n * 16, out, 0,
+                                  NULL, NULL));
+  k = kernel("w3d");
+  set_args(k, 3, args);
+  run(k, 1, &n);
+  REQUIRE_OK(clFinish(env.queue));
+  for (size_t i = 0; i < n; i++) {
+    float want[4];
+    ref_pixel(c[i][0], c[i][1], c[i][2], want);
+    for (int ch = 0; ch < 4; ch++)
+      want[ch] *= 2.0f;
+    CHECK(memcmp(mem + (size_t)c[i][2] * slice + (size_t)c[i][1] * row +
+                     (size_t)c[i][0] * 16,
+                 want, 16) == 0);
+  }
+  for (size_t z = 0; z < d; z++)
+    for (size_t y = 0; y < h; y++)
+      for (size_t b = w * 16; b < (y + 1 < h ? row : slice - (h - 1) * row);
+           b++)
+        CHECK_EQ(mem[z * slice + y * row + b], 0);
+  REQUIRE_OK(clReleaseKernel(k));
+  cl_mem all[] = {img, cb, ob};
+  test_release_buffers(all, 3);
+  free(mem), free(c), free(out);
+}
+
 /* Every kernel test, built in the current SKEIN_MODE. */
 static void test_kernels(const char *mode) {
   if (mode)
@@ -1629,6 +1720,7 @@ static void test_kernels(const char *mode) {
   test_rw_and_barrier();
   test_depth();
   test_border();
+  test_pitches();
   if (test_failures != before)
     fprintf(stderr, "(in SKEIN_MODE=%s)\n", mode ? mode : "default");
   REQUIRE_OK(clReleaseProgram(kernels));
