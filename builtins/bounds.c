@@ -22,12 +22,12 @@ __skein_ctx___skein_bounds_size(skein_group *g, uint32_t arg) {
 }
 
 /* Notes that the work-item of linear local id lid made the access of check
- * site at byte offset offset, outside its object. A call, not inlined:
- * checks affine in the work-item leave the work-item loop's vectorised
- * copy (compiler/bounds_check.cpp, cc_bounds_hoist), and the copy that
- * keeps them is the slow path of a launch that goes out of bounds, where a
- * small loop body matters more than vector notes. */
-__attribute__((noinline, cold)) void
+ * site at byte offset offset, outside its object. Inlined: a call would
+ * take the work-group function's group record, which then escapes, and
+ * every load of it (local sizes, region state) would stay inside the
+ * work-item loops, where the lifted tests of compiler/bounds_lift.cpp
+ * built from them would vary. */
+__attribute__((always_inline)) void
 __skein_ctx___skein_bounds_note(skein_group *g, uint32_t site,
                                 uint64_t offset, uint64_t lid) {
   skein_bounds_report *r = g->launch->bounds;

@@ -236,9 +236,22 @@ bool Checker::add_site(Instruction *at, const Object &o, uint64_t access,
 // Runs access only if ptr .. ptr + bytes lies inside object o; otherwise
 // notes the work-item and skips it (a value it produced becomes 0).
 void Checker::guard(Instruction *access, Value *ptr, Value *bytes,
-                    unsigned site, const Object &o) {
+                    unsigned site, const Object &in) {
   IRBuilder<> b(access);
   Type *i64 = b.getInt64Ty();
+  // An argument's base and size are read again here rather than taken
+  // from the kernel's entry: in region mode a value from the entry would
+  // cross a barrier into a per-work-item or uniform slot, reloaded inside
+  // every region's work-item loop, where the check's limit would vary;
+  // read here, it is the launch's, which LICM hoists.
+  Object o = in;
+  if (auto *a = dyn_cast<Argument>(strip(ptr))) {
+    FunctionCallee size = ctx_decl(
+        "__skein_bounds_size",
+        FunctionType::get(i64, {b.getInt32Ty()}, false));
+    o.base = b.CreatePtrToInt(a, i64);
+    o.size = b.CreateCall(size, {b.getInt32(a->getArgNo())});
+  }
   Value *off = b.CreateSub(b.CreatePtrToInt(ptr, i64), o.base, "obj.off");
   Value *ok;
   auto *known = dyn_cast<ConstantInt>(bytes);
