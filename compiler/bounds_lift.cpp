@@ -320,12 +320,15 @@ Value *build_all_ok(Loop *l, ScalarEvolution &se, const DataLayout &dl,
                     Lifted *lifted) {
   BasicBlock *pre = l->getLoopPreheader();
   if (!pre || !l->getExitingBlock() || !l->getExitBlock() ||
-      l->getExitingBlock() != l->getLoopLatch() || !l->hasDedicatedExits())
+      !l->hasDedicatedExits())
     return nullptr;
   liftable_checks(l, se, lifted);
   Instruction *at = pre->getTerminator();
   Value *all_ok = nullptr;
-  if (!lifted->ranges.empty())
+  // Range tests count the iterations from the backedge: only when the
+  // loop leaves at its latch is every check run at most that often plus
+  // one. Box tests do not depend on the iterations.
+  if (!lifted->ranges.empty() && l->getExitingBlock() == l->getLoopLatch())
     all_ok = range_tests(l, se, dl, at, &lifted->ranges);
   if (!all_ok)
     lifted->ranges.clear();
