@@ -357,10 +357,7 @@ static const char *kernels_src =
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
     "  write_imagef(b, P, tmp[n - 1 - l]);\n"
     "}\n"
-    /* Queries of every type (not in bounds-checked builds: there a
-     * kernel that calls a query in its first block crashes LLVM, see
-     * test_bounds_checked). */
-    "#ifndef NO_QUERIES\n"
+    /* Queries of every type. */
     "kernel void queries(read_only image1d_t a, read_only image1d_buffer_t b,\n"
     "                    read_only image1d_array_t c, write_only image2d_t d,\n"
     "                    read_write image2d_array_t e, read_only image3d_t f,\n"
@@ -379,7 +376,6 @@ static const char *kernels_src =
     "  o[18] = get_image_depth(f); o[19] = dim.x; o[20] = dim.y;\n"
     "  o[21] = dim.z; o[22] = dim.w;\n"
     "}\n"
-    "#endif\n"
     /* Depth images: a sampled read and a write of one float. */
     "kernel void depth(read_only image2d_depth_t d, sampler_t s,\n"
     "                  write_only image2d_depth_t w,\n"
@@ -1621,13 +1617,11 @@ static void test_border(void) {
 }
 
 /* The reads and writes again in a bounds-checked build (-skein-bounds-
- * check): image and sampler arguments must pass its checks. The image
- * queries stay out: with a query call in a kernel's first block the
- * guards compiler/bounds_check.cpp adds mix operand types and the build
- * fails with an internal compiler error. */
+ * check): image and sampler arguments must pass its checks, and the
+ * program, queries included, must build. */
 static void test_bounds_checked(void) {
   kernels = test_build(&env, kernels_src,
-                       "-cl-std=CL3.0 -skein-bounds-check -DNO_QUERIES");
+                       "-cl-std=CL3.0 -skein-bounds-check");
   test_formats();
   test_all_sampling();
   test_write_types();
