@@ -90,35 +90,43 @@ struct IdTerm {
   int64_t scale;
 };
 
+// Adds s * scale to terms (a work-item id) or others (the rest), looking
+// through sums and constant multiples: SCEV keeps 4 * (lid + s) as a
+// product, and the id inside counts all the same.
+void collect_terms(const SCEV *s, int64_t scale, ScalarEvolution &se,
+                   std::vector<IdTerm> *terms,
+                   SmallVectorImpl<const SCEV *> *others) {
+  if (auto *add = dyn_cast<SCEVAddExpr>(s)) {
+    for (const SCEV *op : add->operands())
+      collect_terms(op, scale, se, terms, others);
+    return;
+  }
+  if (auto *mul = dyn_cast<SCEVMulExpr>(s)) {
+    auto *c = dyn_cast<SCEVConstant>(mul->getOperand(0));
+    if (mul->getNumOperands() == 2 && c &&
+        c->getAPInt().abs().ult(1u << 20)) {
+      int64_t product = scale * c->getAPInt().getSExtValue();
+      if (product > -(1 << 20) && product < (1 << 20)) {
+        collect_terms(mul->getOperand(1), product, se, terms, others);
+        return;
+      }
+    }
+  }
+  IdTerm t;
+  if (workitem_id(s, &t.id, &t.global, &t.dim)) {
+    t.scale = scale;
+    terms->push_back(t);
+  } else {
+    others->push_back(se.getMulExpr(se.getConstant(s->getType(), scale), s));
+  }
+}
+
 // Splits off into rest + sum of c * id terms (|c| < 2^20); false if no
 // term is found.
 bool split_offset(const SCEV *off, ScalarEvolution &se,
                   std::vector<IdTerm> *terms, const SCEV **rest) {
-  SmallVector<const SCEV *, 8> ops;
-  if (auto *add = dyn_cast<SCEVAddExpr>(off))
-    ops.append(add->operands().begin(), add->operands().end());
-  else
-    ops.push_back(off);
   SmallVector<const SCEV *, 8> others;
-  for (const SCEV *op : ops) {
-    int64_t scale = 1;
-    const SCEV *id = op;
-    if (auto *mul = dyn_cast<SCEVMulExpr>(op)) {
-      auto *c = dyn_cast<SCEVConstant>(mul->getOperand(0));
-      if (mul->getNumOperands() == 2 && c &&
-          c->getAPInt().abs().ult(1u << 20)) {
-        scale = c->getAPInt().getSExtValue();
-        id = mul->getOperand(1);
-      }
-    }
-    IdTerm t;
-    if (workitem_id(id, &t.id, &t.global, &t.dim)) {
-      t.scale = scale;
-      terms->push_back(t);
-    } else {
-      others.push_back(op);
-    }
-  }
+  collect_terms(off, 1, se, terms, &others);
   if (terms->empty())
     return false;
   *rest = others.empty() ? se.getZero(off->getType()) : se.getAddExpr(others);
@@ -245,6 +253,73 @@ Instruction *boxed_use(ICmpInst *check, Loop *l, Value **box) {
   return nullptr;
 }
 
+// Whether v can be computed before L: it is outside L, or an instruction
+// without side effects whose operands can be (collected into slice, in
+// an order that defines each before its uses). Loads qualify only with
+// !invariant.load: in this code those read the launch (the bounds
+// builtins' sizes, cc_bounds_mark_invariant, and the work-group
+// function's argument table), which stays mapped and unchanged for the
+// whole launch, so reading it before the loop, even on a path that would
+// not have, is safe. Such loads sit in the conditional blocks of the
+// checks they feed, where LICM leaves them.
+bool computable_before(Value *v, Loop *l, SmallPtrSetImpl<Instruction *> &seen,
+                       SmallVectorImpl<Instruction *> &slice, unsigned depth) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || !l->contains(i) || seen.count(i))
+    return true;
+  if (depth > 32 || isa<PHINode>(i))
+    return false;
+  if (auto *ld = dyn_cast<LoadInst>(i)) {
+    if (!ld->getMetadata(LLVMContext::MD_invariant_load) || ld->isVolatile())
+      return false;
+  } else if (auto *call = dyn_cast<IntrinsicInst>(i)) {
+    if (!isSafeToSpeculativelyExecute(call))
+      return false;
+  } else if (!isa<BinaryOperator>(i) && !isa<CmpInst>(i) &&
+             !isa<SelectInst>(i) && !isa<CastInst>(i) &&
+             !isa<GetElementPtrInst>(i)) {
+    return false;
+  } else if (!isSafeToSpeculativelyExecute(i)) {
+    return false;   // a division that might trap
+  }
+  for (Value *op : i->operands())
+    if (!computable_before(op, l, seen, slice, depth + 1))
+      return false;
+  seen.insert(i);
+  slice.push_back(i);
+  return true;
+}
+
+// Moves v (see computable_before) to L's preheader; false if it cannot.
+bool move_before_loop(Value *v, Loop *l) {
+  SmallPtrSet<Instruction *, 16> seen;
+  SmallVector<Instruction *, 16> slice;
+  if (!computable_before(v, l, seen, slice, 0))
+    return false;
+  Instruction *at = l->getLoopPreheader()->getTerminator();
+  for (Instruction *i : slice)
+    i->moveBefore(at);
+  return true;
+}
+
+// Moves the limits and box tests of L's checks before L where they can
+// be (the checks are collected first: moving changes L's blocks).
+void move_tests_before_loop(Loop *l) {
+  std::vector<ICmpInst *> checks;
+  for (BasicBlock *bb : l->blocks())
+    for (Instruction &i : *bb)
+      if (auto *c = dyn_cast<ICmpInst>(&i))
+        if (c->getMetadata("skein.bounds"))
+          checks.push_back(c);
+  for (ICmpInst *c : checks) {
+    move_before_loop(c->getOperand(1), l);   // the limit
+    for (User *u : c->users())
+      if (auto *op = dyn_cast<BinaryOperator>(u))
+        if (op->getOpcode() == Instruction::Or)
+          move_before_loop(op->getOperand(op->getOperand(0) == c ? 1 : 0), l);
+  }
+}
+
 // The checks of L that can be lifted, into out.
 void liftable_checks(Loop *l, ScalarEvolution &se, Lifted *out) {
   for (BasicBlock *bb : l->blocks())
@@ -252,10 +327,11 @@ void liftable_checks(Loop *l, ScalarEvolution &se, Lifted *out) {
       auto *c = dyn_cast<ICmpInst>(&i);
       if (!c || !c->getMetadata("skein.bounds") ||
           c->getPredicate() != ICmpInst::ICMP_ULT ||
-          !l->isLoopInvariant(c->getOperand(1)) ||
           !c->getOperand(0)->getType()->isIntegerTy(64))
         continue;
       Value *box;
+      if (!l->isLoopInvariant(c->getOperand(1)))
+        continue;
       if (Instruction *either = boxed_use(c, l, &box)) {
         out->boxed.push_back(either);
         out->boxes.push_back(box);
@@ -323,6 +399,7 @@ Value *build_all_ok(Loop *l, ScalarEvolution &se, const DataLayout &dl,
       !l->hasDedicatedExits())
     return nullptr;
   liftable_checks(l, se, lifted);
+
   Instruction *at = pre->getTerminator();
   Value *all_ok = nullptr;
   // Range tests count the iterations from the backedge: only when the
@@ -379,6 +456,13 @@ void version_loop(Loop *l, Value *all_ok, const Lifted &lifted,
 bool version_one(Function &f, const DataLayout &dl,
                  TargetLibraryInfoImpl &tlii) {
   Analyses a(f, tlii);
+  for (Loop *l : a.li.getLoopsInPreorder())
+    if (l->isInnermost() && l->getLoopPreheader()) {
+      move_tests_before_loop(l);
+      // Versioning joins the two copies in exit blocks of their own.
+      formDedicatedExitBlocks(l, &a.dt, &a.li, nullptr, false);
+    }
+  a.se.forgetAllLoops();
   for (Loop *l : a.li.getLoopsInPreorder()) {
     if (!l->isInnermost())
       continue;
