@@ -11,7 +11,7 @@
 # folder ($FUZZ_OUT, default a new one under /tmp) so the run grows its
 # own corpus there; crashes land in $FUZZ_OUT/artifacts/. The last lines
 # say what ran: executions, coverage (cov: edges, ft: features) and the
-# scratch folder. Extra arguments go to libFuzzer (-jobs=16 -workers=16,
+# scratch folder. Extra arguments go to libFuzzer (-fork=16 for 16 cores,
 # -seed=N, -only_ascii=1, ...).
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -54,7 +54,9 @@ export OCL_ICD_VENDORS="$out/vendors" OCL_ICD_ASSUME_ICD_EXTENSION=1
 # some corrupted attribute tables (81 s for one input, release build):
 # binary runs in fork mode, which notes such inputs in artifacts/ and
 # goes on (-fork=16 for 16 cores: pass it after SECONDS).
-leaks=1 mode=()
+# The other targets count a timeout or running out of memory as a
+# finding, also in fork mode (whose defaults ignore both).
+leaks=1 mode=(-ignore_timeouts=0 -ignore_ooms=0)
 if [[ "$target" == binary ]]; then
   leaks=0
   mode=(-fork=1 -ignore_timeouts=1 -ignore_ooms=1)
