@@ -1,8 +1,9 @@
 /* This file contains the API-sequence fuzz target: the input is decoded
  * into a sequence of up to 64 calls on small handle tables (contexts,
- * queues, buffers and sub-buffers, kernels, events, mappings): create,
- * retain and release; clSetKernelArg with random indices, sizes and
- * values; NDRange launches with random geometry; reads, writes, copies,
+ * queues, buffers and sub-buffers, kernels, events, mappings, and the
+ * fixed programs): create, retain and release; clSetKernelArg with
+ * random indices, sizes and values; NDRange launches with random
+ * geometry; reads, writes, copies,
  * fills, rectangles, maps and migrations with random offsets and sizes;
  * wait lists, user events, markers, barriers and callbacks; info
  * queries. Every call must succeed or return a code the OpenCL 3.0 API
@@ -1125,6 +1126,59 @@ static void op_query(state *s) {
     fz_fail("%s(0x%x) wrote %zu bytes into %zu", what, param, ret, size);
 }
 
+/* Programs: retain and release of the fixed ones, their info, and a
+ * program of another source that is never built (its kernels must be
+ * refused). */
+static void op_program(state *s) {
+  cl_program p = progs[fz_pick(&s->in, 2)];
+  uint8_t out[256];
+  size_t size = fz_pick(&s->in, 2) ? sizeof out : fz_pick(&s->in, 9), ret;
+  cl_int err;
+  switch (fz_pick(&s->in, 4)) {
+  case 0:
+    FZ_EXPECT("clRetainProgram", clRetainProgram(p), CL_OUT_OF_HOST_MEMORY);
+    FZ_EXPECT("clReleaseProgram", clReleaseProgram(p), CL_OUT_OF_HOST_MEMORY);
+    break;
+  case 1: {
+    cl_uint param = 0x1160 + fz_pick(&s->in, 16);
+    /* CL_PROGRAM_BINARIES writes through the pointers in out: those are
+     * the caller's to make valid, so it is not asked here. */
+    if (param == CL_PROGRAM_BINARIES)
+      param = CL_PROGRAM_BINARY_SIZES;
+    err = clGetProgramInfo(p, param, size, out, &ret);
+    FZ_EXPECT("clGetProgramInfo", err, CL_INVALID_VALUE,
+              CL_OUT_OF_HOST_MEMORY);
+    if (err == CL_SUCCESS && ret > size)
+      fz_fail("clGetProgramInfo(0x%x) wrote %zu bytes into %zu", param, ret,
+              size);
+    break;
+  }
+  case 2: {
+    cl_uint param = 0x1181 + fz_pick(&s->in, 6);
+    err = clGetProgramBuildInfo(p, fz_device, param, size, out, &ret);
+    FZ_EXPECT("clGetProgramBuildInfo", err, CL_INVALID_VALUE,
+              CL_OUT_OF_HOST_MEMORY);
+    if (err == CL_SUCCESS && ret > size)
+      fz_fail("clGetProgramBuildInfo(0x%x) wrote %zu bytes into %zu", param,
+              ret, size);
+    break;
+  }
+  default: {
+    static const char src[] = "kernel void unbuilt(global int *x) {}";
+    const char *sp = src;
+    cl_program q = clCreateProgramWithSource(s->ctx[pick_ctx(s)], 1, &sp,
+                                             NULL, &err);
+    FZ_EXPECT("clCreateProgramWithSource", err, CL_OUT_OF_HOST_MEMORY);
+    if (!q)
+      break;
+    cl_kernel k = clCreateKernel(q, "unbuilt", &err);
+    if (k || err != CL_INVALID_PROGRAM_EXECUTABLE)
+      fz_fail("clCreateKernel of an unbuilt program: %d", err);
+    FZ_EXPECT("clReleaseProgram", clReleaseProgram(q), CL_OUT_OF_HOST_MEMORY);
+  }
+  }
+}
+
 /* Retains and releases, or drops an object while its commands run. */
 static void op_release(state *s) {
   unsigned kind = fz_pick(&s->in, 5), i = fz_pick(&s->in, 16);
@@ -1282,8 +1336,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       op_copy, op_fill, op_map, op_unmap, op_migrate, op_marker,
       op_user_event, op_set_user, op_callback, op_wait, op_flush,
       op_query, op_release};
-  for (int i = 0; i < MAX_OPS && s->in.n; i++)
-    ops[fz_u8(&s->in) % (sizeof ops / sizeof *ops)](s);
+  /* Op bytes 224-255 are program operations (added later: inputs with
+   * no such op byte decode as before). */
+  for (int i = 0; i < MAX_OPS && s->in.n; i++) {
+    uint8_t op = fz_u8(&s->in);
+    if (op >= 224)
+      op_program(s);
+    else
+      ops[op % (sizeof ops / sizeof *ops)](s);
+  }
   teardown(s);
   return 0;
 }
