@@ -23,6 +23,8 @@
 #include <llvm/Support/ErrorHandling.h>
 
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 #include <memory>
 #include <mutex>
@@ -97,6 +99,16 @@ extern "C" bool cc_run_crash_safe(void (*fn)(void *), void *arg) {
     llvm::install_fatal_error_handler(on_llvm_fatal_error, nullptr);
   });
   fatal_reason[0] = '\0';
+  // SKEIN_NO_CRASH_GUARD=1 (fuzzing, debugging): no guard, so that a
+  // crash inside a build reaches the sanitizer or debugger as it is.
+  static const bool unguarded = [] {
+    const char *e = getenv("SKEIN_NO_CRASH_GUARD");
+    return e && strcmp(e, "1") == 0;
+  }();
+  if (unguarded) {
+    fn(arg);
+    return true;
+  }
   llvm::CrashRecoveryContext crc;
   return crc.RunSafely([&] { fn(arg); });
 }
