@@ -16,8 +16,9 @@
 // casts, phis and selects (which get shadow phis and selects of the
 // object's address and size); a pointer whose object cannot be seen (one
 // loaded from memory, an integer turned pointer, private memory) is not
-// checked. The failure path is two plain stores, not a call, so checked
-// kernels still vectorise across work-items.
+// checked. The failure path is the note's few stores (inlined, not a
+// call); compiler/bounds_lift.cpp then takes the checks whose offsets it
+// can bound out of the loops that run them.
 #include "compiler_internal.h"
 
 #include <llvm/IR/Constants.h>
@@ -90,7 +91,7 @@ private:
   const DataLayout &dl_;
   LLVMContext &ctx_;
   cc_kernel_info *ki_;
-  Instruction *entry_;   // where argument sizes are read
+  Instruction *entry_;   // where the objects of phis and selects start
   DenseMap<Value *, Object> objects_;
   DenseSet<Value *> unknown_;
   std::vector<cc_bounds_site> sites_;

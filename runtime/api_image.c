@@ -14,30 +14,6 @@
 #include "queue.h"
 #include <string.h>
 
-#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
-#define HOST_ACCESS_FLAGS                                                  \
-  (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-#define HOST_PTR_FLAGS                                                     \
-  (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
-
-/* True if more than one bit of mask is set in flags. */
-static bool several(cl_mem_flags flags, cl_mem_flags mask) {
-  cl_mem_flags f = flags & mask;
-  return f & (f - 1);
-}
-
-/* The Memory Flags table: known bits, the access flags and the host
- * access flags each mutually exclusive, USE_HOST_PTR with neither
- * ALLOC_HOST_PTR nor COPY_HOST_PTR. */
-static bool flags_valid(cl_mem_flags flags) {
-  const cl_mem_flags known = ACCESS_FLAGS | HOST_ACCESS_FLAGS | HOST_PTR_FLAGS |
-                             CL_MEM_KERNEL_READ_AND_WRITE;
-  return !(flags & ~known) && !several(flags, ACCESS_FLAGS) &&
-         !several(flags, HOST_ACCESS_FLAGS) &&
-         !((flags & CL_MEM_USE_HOST_PTR) &&
-           (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)));
-}
-
 static bool is_image_type(cl_mem_object_type t) {
   return t == CL_MEM_OBJECT_IMAGE1D || t == CL_MEM_OBJECT_IMAGE1D_BUFFER ||
          t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D ||
@@ -46,40 +22,6 @@ static bool is_image_type(cl_mem_object_type t) {
 
 static bool is_array(cl_mem_object_type t) {
   return t == CL_MEM_OBJECT_IMAGE1D_ARRAY || t == CL_MEM_OBJECT_IMAGE2D_ARRAY;
-}
-
-/* An image made from another memory object takes the access flags it
- * does not name from it, and its host pointer flags.
- * CL_INVALID_VALUE if mem_object was created with CL_MEM_WRITE_ONLY and
- * flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or with
- * CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or
- * CL_MEM_WRITE_ONLY; if flags specifies CL_MEM_USE_HOST_PTR,
- * CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR; if mem_object was
- * created with CL_MEM_HOST_WRITE_ONLY and flags specifies
- * CL_MEM_HOST_READ_ONLY, with CL_MEM_HOST_READ_ONLY and flags specifies
- * CL_MEM_HOST_WRITE_ONLY, or with CL_MEM_HOST_NO_ACCESS and flags
- * specifies CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY. */
-static bool inherit_flags(cl_mem from, cl_mem_flags *flags) {
-  cl_mem_flags p = from->flags, f = *flags;
-  if (f & HOST_PTR_FLAGS)
-    return false;
-  if ((p & CL_MEM_WRITE_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
-    return false;
-  if ((p & CL_MEM_READ_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
-    return false;
-  if ((p & CL_MEM_HOST_WRITE_ONLY) && (f & CL_MEM_HOST_READ_ONLY))
-    return false;
-  if ((p & CL_MEM_HOST_READ_ONLY) && (f & CL_MEM_HOST_WRITE_ONLY))
-    return false;
-  if ((p & CL_MEM_HOST_NO_ACCESS) &&
-      (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
-    return false;
-  if (!(f & ACCESS_FLAGS))
-    f |= p & ACCESS_FLAGS;
-  if (!(f & HOST_ACCESS_FLAGS))
-    f |= p & HOST_ACCESS_FLAGS;
-  *flags = f | (p & HOST_PTR_FLAGS);
-  return true;
 }
 
 /* The API dimensions of an image type's region: the limits of origin +
@@ -277,7 +219,7 @@ static cl_int create_image(cl_context context,
    * supported property name (images have none). */
   RT_RETURN_IF(properties && properties[0] != 0, CL_INVALID_PROPERTY);
   /* CL_INVALID_VALUE if values specified in flags are not valid. */
-  RT_RETURN_IF(!flags_valid(flags), CL_INVALID_VALUE);
+  RT_RETURN_IF(!rt_mem_flags_valid(flags), CL_INVALID_VALUE);
   /* CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in
    * image_format are not valid or if image_format is NULL. */
   RT_RETURN_IF(!format, CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
@@ -301,8 +243,8 @@ static cl_int create_image(cl_context context,
                CL_IMAGE_FORMAT_NOT_SUPPORTED);
   cl_mem from = desc->mem_object;
   if (from)
-    RT_RETURN_IF(!inherit_flags(from, &flags), CL_INVALID_VALUE);
-  else if (!(flags & ACCESS_FLAGS))
+    RT_RETURN_IF(!rt_mem_inherit_flags(from, &flags), CL_INVALID_VALUE);
+  else if (!(flags & RT_MEM_ACCESS_FLAGS))
     flags |= CL_MEM_READ_WRITE;
   /* CL_INVALID_IMAGE_SIZE if image dimensions specified in image_desc
    * exceed the maximum image dimensions (or are 0). */
@@ -422,7 +364,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context,
   RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
   /* CL_INVALID_VALUE if flags or image_type are not valid, or if
    * num_entries is 0 and image_formats is not NULL. */
-  RT_RETURN_IF(!flags_valid(flags), CL_INVALID_VALUE);
+  RT_RETURN_IF(!rt_mem_flags_valid(flags), CL_INVALID_VALUE);
   RT_RETURN_IF(!is_image_type(image_type), CL_INVALID_VALUE);
   RT_RETURN_IF(num_entries == 0 && image_formats, CL_INVALID_VALUE);
   /* Without image support the list is empty (the function has no error
@@ -686,33 +628,50 @@ static bool buffer_side(cl_mem buffer, size_t offset, cl_mem image,
   return true;
 }
 
+/* The copies between an image and a buffer, in either direction
+ * (to_buffer: the image is the source). */
+static cl_int copy_image_buffer(cl_command_queue q, cl_mem image,
+                                cl_mem buffer, const size_t *origin,
+                                const size_t *region, size_t offset,
+                                bool to_buffer, cl_uint num_events,
+                                const cl_event *wait_list, cl_event *event) {
+  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  cl_int err = to_buffer ? check_queue_image(q, image)
+                         : check_queue_buffer(q, buffer);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  err = to_buffer ? check_queue_buffer(q, buffer) : check_queue_image(q, image);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  /* CL_INVALID_MEM_OBJECT if the image is a 1D image buffer object
+   * created from the buffer. */
+  RT_RETURN_IF(image->type == CL_MEM_OBJECT_IMAGE1D_BUFFER &&
+                   image->parent == buffer,
+               CL_INVALID_MEM_OBJECT);
+  /* CL_INVALID_VALUE if the origin or region is NULL, the image region is
+   * out of bounds or breaks the type's rules, or the buffer's offset +
+   * bytes lies outside the buffer. */
+  RT_RETURN_IF(!region_inside(image, origin, region), CL_INVALID_VALUE);
+  rt_pixels linear;
+  RT_RETURN_IF(!buffer_side(buffer, offset, image, region, &linear),
+               CL_INVALID_VALUE);
+  const size_t bytes[3] = {linear.ystride, region[1], region[2]};
+  rt_pixels pixels = rt_image_at(image, origin);
+  if (to_buffer)
+    return rt_image_enqueue_copy(q, CL_COMMAND_COPY_IMAGE_TO_BUFFER, image,
+                                 pixels, buffer, linear, bytes, false,
+                                 num_events, wait_list, event);
+  return rt_image_enqueue_copy(q, CL_COMMAND_COPY_BUFFER_TO_IMAGE, buffer,
+                               linear, image, pixels, bytes, false,
+                               num_events, wait_list, event);
+}
+
 cl_int CL_API_CALL clEnqueueCopyImageToBuffer(
     cl_command_queue command_queue, cl_mem src_image, cl_mem dst_buffer,
     const size_t *src_origin, const size_t *region, size_t dst_offset,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  cl_int err = check_queue_image(command_queue, src_image);
-  RT_RETURN_IF(err != CL_SUCCESS, err);
-  err = check_queue_buffer(command_queue, dst_buffer);
-  RT_RETURN_IF(err != CL_SUCCESS, err);
-  /* CL_INVALID_MEM_OBJECT if src_image is a 1D image buffer object
-   * created from dst_buffer. */
-  RT_RETURN_IF(src_image->type == CL_MEM_OBJECT_IMAGE1D_BUFFER &&
-                   src_image->parent == dst_buffer,
-               CL_INVALID_MEM_OBJECT);
-  /* CL_INVALID_VALUE if src_origin or region is NULL, the image region is
-   * out of bounds or breaks the type's rules, or dst_offset + dst_cb
-   * lies outside dst_buffer. */
-  RT_RETURN_IF(!region_inside(src_image, src_origin, region),
-               CL_INVALID_VALUE);
-  rt_pixels dst;
-  RT_RETURN_IF(!buffer_side(dst_buffer, dst_offset, src_image, region, &dst),
-               CL_INVALID_VALUE);
-  const size_t bytes[3] = {dst.ystride, region[1], region[2]};
-  return rt_image_enqueue_copy(
-      command_queue, CL_COMMAND_COPY_IMAGE_TO_BUFFER, src_image,
-      rt_image_at(src_image, src_origin), dst_buffer, dst, bytes, false,
-      num_events_in_wait_list, event_wait_list, event);
+  return copy_image_buffer(command_queue, src_image, dst_buffer, src_origin,
+                           region, dst_offset, true, num_events_in_wait_list,
+                           event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferToImage(
@@ -720,26 +679,9 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(
     size_t src_offset, const size_t *dst_origin, const size_t *region,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
     cl_event *event) {
-  RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
-  cl_int err = check_queue_buffer(command_queue, src_buffer);
-  RT_RETURN_IF(err != CL_SUCCESS, err);
-  err = check_queue_image(command_queue, dst_image);
-  RT_RETURN_IF(err != CL_SUCCESS, err);
-  /* CL_INVALID_MEM_OBJECT if dst_image is a 1D image buffer object
-   * created from src_buffer. */
-  RT_RETURN_IF(dst_image->type == CL_MEM_OBJECT_IMAGE1D_BUFFER &&
-                   dst_image->parent == src_buffer,
-               CL_INVALID_MEM_OBJECT);
-  RT_RETURN_IF(!region_inside(dst_image, dst_origin, region),
-               CL_INVALID_VALUE);
-  rt_pixels src;
-  RT_RETURN_IF(!buffer_side(src_buffer, src_offset, dst_image, region, &src),
-               CL_INVALID_VALUE);
-  const size_t bytes[3] = {src.ystride, region[1], region[2]};
-  return rt_image_enqueue_copy(
-      command_queue, CL_COMMAND_COPY_BUFFER_TO_IMAGE, src_buffer, src,
-      dst_image, rt_image_at(dst_image, dst_origin), bytes, false,
-      num_events_in_wait_list, event_wait_list, event);
+  return copy_image_buffer(command_queue, dst_image, src_buffer, dst_origin,
+                           region, src_offset, false, num_events_in_wait_list,
+                           event_wait_list, event);
 }
 
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue,

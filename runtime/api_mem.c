@@ -8,30 +8,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ACCESS_FLAGS (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
-#define HOST_ACCESS_FLAGS                                                  \
-  (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
-#define HOST_PTR_FLAGS                                                     \
-  (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
-
 /* True if more than one bit of mask is set in flags. */
 static bool several(cl_mem_flags flags, cl_mem_flags mask) {
   cl_mem_flags f = flags & mask;
   return f & (f - 1);
 }
 
-/* CL_INVALID_VALUE if values specified in flags are not valid: unknown
- * bits, or mutually exclusive ones together. */
-static bool flags_valid(cl_mem_flags flags) {
-  const cl_mem_flags known = ACCESS_FLAGS | HOST_ACCESS_FLAGS | HOST_PTR_FLAGS |
+bool rt_mem_flags_valid(cl_mem_flags flags) {
+  const cl_mem_flags known = RT_MEM_ACCESS_FLAGS | RT_MEM_HOST_ACCESS_FLAGS |
+                             RT_MEM_HOST_PTR_FLAGS |
                              CL_MEM_KERNEL_READ_AND_WRITE;
   if (flags & ~known)
     return false;
-  if (several(flags, ACCESS_FLAGS) || several(flags, HOST_ACCESS_FLAGS))
+  if (several(flags, RT_MEM_ACCESS_FLAGS) ||
+      several(flags, RT_MEM_HOST_ACCESS_FLAGS))
     return false;
   if ((flags & CL_MEM_USE_HOST_PTR) &&
       (flags & (CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
     return false;
+  return true;
+}
+
+/* CL_INVALID_VALUE if the parent was created with CL_MEM_WRITE_ONLY and
+ * flags specifies CL_MEM_READ_WRITE or CL_MEM_READ_ONLY, or with
+ * CL_MEM_READ_ONLY and flags specifies CL_MEM_READ_WRITE or
+ * CL_MEM_WRITE_ONLY; if flags specifies CL_MEM_USE_HOST_PTR,
+ * CL_MEM_ALLOC_HOST_PTR or CL_MEM_COPY_HOST_PTR; if the parent was
+ * created with CL_MEM_HOST_WRITE_ONLY and flags specifies
+ * CL_MEM_HOST_READ_ONLY, with CL_MEM_HOST_READ_ONLY and flags specifies
+ * CL_MEM_HOST_WRITE_ONLY, or with CL_MEM_HOST_NO_ACCESS and flags
+ * specifies CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_WRITE_ONLY. */
+bool rt_mem_inherit_flags(cl_mem parent, cl_mem_flags *flags) {
+  cl_mem_flags p = parent->flags, f = *flags;
+  if (f & RT_MEM_HOST_PTR_FLAGS)
+    return false;
+  if ((p & CL_MEM_WRITE_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
+    return false;
+  if ((p & CL_MEM_READ_ONLY) && (f & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
+    return false;
+  if ((p & CL_MEM_HOST_WRITE_ONLY) && (f & CL_MEM_HOST_READ_ONLY))
+    return false;
+  if ((p & CL_MEM_HOST_READ_ONLY) && (f & CL_MEM_HOST_WRITE_ONLY))
+    return false;
+  if ((p & CL_MEM_HOST_NO_ACCESS) &&
+      (f & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
+    return false;
+  if (!(f & RT_MEM_ACCESS_FLAGS))
+    f |= p & RT_MEM_ACCESS_FLAGS;
+  if (!(f & RT_MEM_HOST_ACCESS_FLAGS))
+    f |= p & RT_MEM_HOST_ACCESS_FLAGS;
+  *flags = f | (p & RT_MEM_HOST_PTR_FLAGS);
   return true;
 }
 
@@ -57,8 +83,8 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(
    * supported property name (no buffer properties are supported). */
   RT_FAIL_IF(properties && properties[0] != 0, CL_INVALID_PROPERTY,
              errcode_ret);
-  RT_FAIL_IF(!flags_valid(flags), CL_INVALID_VALUE, errcode_ret);
-  if (!(flags & ACCESS_FLAGS))
+  RT_FAIL_IF(!rt_mem_flags_valid(flags), CL_INVALID_VALUE, errcode_ret);
+  if (!(flags & RT_MEM_ACCESS_FLAGS))
     flags |= CL_MEM_READ_WRITE;
   /* CL_INVALID_BUFFER_SIZE if size is 0 or greater than
    * CL_DEVICE_MAX_MEM_ALLOC_SIZE. */
@@ -117,26 +143,6 @@ cl_mem CL_API_CALL clCreateBuffer(cl_context context, cl_mem_flags flags,
                                       errcode_ret);
 }
 
-/* CL_INVALID_VALUE checks of a sub-buffer's flags against its parent's. */
-static bool sub_flags_valid(cl_mem_flags parent, cl_mem_flags flags) {
-  if (!flags_valid(flags) || (flags & HOST_PTR_FLAGS))
-    return false;
-  if ((parent & CL_MEM_WRITE_ONLY) &&
-      (flags & (CL_MEM_READ_WRITE | CL_MEM_READ_ONLY)))
-    return false;
-  if ((parent & CL_MEM_READ_ONLY) &&
-      (flags & (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY)))
-    return false;
-  if ((parent & CL_MEM_HOST_WRITE_ONLY) && (flags & CL_MEM_HOST_READ_ONLY))
-    return false;
-  if ((parent & CL_MEM_HOST_READ_ONLY) && (flags & CL_MEM_HOST_WRITE_ONLY))
-    return false;
-  if ((parent & CL_MEM_HOST_NO_ACCESS) &&
-      (flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_WRITE_ONLY)))
-    return false;
-  return true;
-}
-
 cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
                                      cl_buffer_create_type create_type,
                                      const void *create_info,
@@ -146,8 +152,9 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   RT_FAIL_IF(!rt_is(buffer, RT_MEM) || buffer->type != CL_MEM_OBJECT_BUFFER ||
                  buffer->parent,
              CL_INVALID_MEM_OBJECT, errcode_ret);
-  RT_FAIL_IF(!sub_flags_valid(buffer->flags, flags), CL_INVALID_VALUE,
-             errcode_ret);
+  RT_FAIL_IF(!rt_mem_flags_valid(flags) ||
+                 !rt_mem_inherit_flags(buffer, &flags),
+             CL_INVALID_VALUE, errcode_ret);
   /* CL_INVALID_VALUE if value specified in buffer_create_type is not
    * valid, or if value(s) specified in buffer_create_info are not valid or
    * if buffer_create_info is NULL. */
@@ -169,12 +176,6 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   RT_FAIL_IF(region->origin % RT_MEM_ALIGN, CL_MISALIGNED_SUB_BUFFER_OFFSET,
              errcode_ret);
 
-  /* Unspecified access and host-access flags are inherited. */
-  if (!(flags & ACCESS_FLAGS))
-    flags |= buffer->flags & ACCESS_FLAGS;
-  if (!(flags & HOST_ACCESS_FLAGS))
-    flags |= buffer->flags & HOST_ACCESS_FLAGS;
-  flags |= buffer->flags & HOST_PTR_FLAGS;
   cl_mem m = mem_alloc(buffer->context, flags, region->size);
   RT_FAIL_IF(!m, CL_OUT_OF_HOST_MEMORY, errcode_ret);
   m->parent = buffer;

@@ -50,4 +50,23 @@ struct _cl_mem {
  * on the last one. */
 void rt_mem_release(cl_mem m);
 
+/* The groups of the Memory Flags table whose members exclude each other. */
+#define RT_MEM_ACCESS_FLAGS                                                \
+  (CL_MEM_READ_WRITE | CL_MEM_WRITE_ONLY | CL_MEM_READ_ONLY)
+#define RT_MEM_HOST_ACCESS_FLAGS                                           \
+  (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)
+#define RT_MEM_HOST_PTR_FLAGS                                              \
+  (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR)
+
+/* False where the spec says CL_INVALID_VALUE for flags: unknown bits, or
+ * mutually exclusive ones together (buffers and images alike). */
+bool rt_mem_flags_valid(cl_mem_flags flags);
+
+/* The flags of an object made from another (a sub-buffer, an image from
+ * a buffer or image): false (CL_INVALID_VALUE) if flags names host
+ * pointer flags or access the parent forbids; else fills in the access
+ * and host access flags flags leaves out from the parent's, and the
+ * parent's host pointer flags. */
+bool rt_mem_inherit_flags(cl_mem parent, cl_mem_flags *flags);
+
 #endif
