@@ -2,6 +2,7 @@
  * their *Rect variants, map/unmap (zero-copy: buffers are host memory)
  * and migrate. Every transfer is a rectangle copy in the end. */
 #include "event.h"
+#include "image.h"
 #include "mem.h"
 #include "queue.h"
 #include <stdlib.h>
@@ -19,15 +20,10 @@ typedef struct mem_cmd {
   cl_mem unmap_mem;         /* unmap: mem whose map count drops */
 } mem_cmd;
 
-static void copy_rect(const mem_cmd *c) {
-  for (size_t z = 0; z < c->region[2]; z++)
-    for (size_t y = 0; y < c->region[1]; y++)
-      memmove(c->dst + z * c->dst_slice + y * c->dst_row,
-              c->src + z * c->src_slice + y * c->src_row, c->region[0]);
-}
-
 static cl_int run_copy(cl_event ev) {
-  copy_rect(ev->payload);
+  const mem_cmd *c = ev->payload;
+  rt_copy_pixels((rt_pixels){c->src, c->src_row, c->src_slice},
+                 (rt_pixels){c->dst, c->dst_row, c->dst_slice}, c->region);
   return CL_SUCCESS;
 }
 

@@ -105,7 +105,8 @@ cl_mem rt_image_new(cl_context ctx, cl_mem_flags flags,
  * and the strides of its region's y and z indices. */
 rt_pixels rt_image_at(cl_mem m, const size_t origin[3]);
 
-/* Copies region (width in bytes, rows, slices) from src to dst now. */
+/* Copies region (width in bytes, rows, slices) from src to dst now,
+ * row by row with memmove (the buffer commands' rectangles use it too). */
 void rt_copy_pixels(rt_pixels src, rt_pixels dst, const size_t bytes[3]);
 
 /* Enqueues the copy of region (width in bytes, rows, slices) from src to
