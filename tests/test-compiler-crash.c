@@ -6,20 +6,38 @@
  * it: the build succeeds, says so in its log, and the kernel computes the
  * right values. LLVM's report_fatal_error, which would exit the process
  * (SKEIN_INJECT_COMPILER_CRASH=fatal), fails the build the same way, with
- * its reason in the log. Skipped under TSan, which cannot
- * follow a jump out of a signal handler. */
+ * its reason in the log; with SKEIN_NO_CRASH_GUARD=1 it ends a child run
+ * of this program, as it would without the guard. Skipped under TSan,
+ * which cannot follow a jump out of a signal handler. */
 #define _GNU_SOURCE
 #include "test_util.h"
 #include <dlfcn.h>
+#include <sys/wait.h>
 
 static const char *source =
     "__kernel void k(__global int *o) { o[get_global_id(0)] = 7; }\n";
 
-int main(void) {
+/* The child run of the unguarded case: with SKEIN_NO_CRASH_GUARD=1 the
+ * injected fatal error is LLVM's as it would be without Skein, which
+ * ends the process; returning from the build is the failure. */
+static int unguarded_child(void) {
+  test_env env;
+  test_setup(&env);
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env.context, 1, &source, NULL, &err);
+  REQUIRE_OK(err);
+  clBuildProgram(p, 1, &env.device, "", NULL, NULL);
+  fprintf(stderr, "compiler-crash: the unguarded build returned\n");
+  return 0;
+}
+
+int main(int argc, char **argv) {
   if (dlsym(RTLD_DEFAULT, "__tsan_init")) {
     printf("compiler-crash: skipped under ThreadSanitizer\n");
     return 0;
   }
+  if (argc > 1 && strcmp(argv[1], "--unguarded-child") == 0)
+    return unguarded_child();
   /* A crashed build leaks what it held, on purpose: under LeakSanitizer
    * those allocations are excluded (the calls exist only there). */
   void (*lsan_disable)(void) = (void (*)(void))dlsym(RTLD_DEFAULT,
@@ -90,6 +108,18 @@ int main(void) {
                                    sizeof fatal_log, fatal_log, NULL));
   CHECK(strstr(fatal_log, "fatal error: injected") != NULL);
   clReleaseProgram(fatal);
+
+  /* SKEIN_NO_CRASH_GUARD=1 takes the guard away: the same fatal error
+   * ends the process (a child run of this program: LLVM aborts it, which
+   * the shell reports as status 134; a child whose build returned exits
+   * with 0). */
+  char command[4200];
+  snprintf(command, sizeof command,
+           "SKEIN_NO_CRASH_GUARD=1 SKEIN_INJECT_COMPILER_CRASH=fatal "
+           "'%s' --unguarded-child 2>/dev/null",
+           argv[0]);
+  int status = system(command);
+  CHECK(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) != 0);
 
   /* A kernel with a loop of its own runs in region mode (the loop cut at
    * an implicit barrier). */
