@@ -98,6 +98,7 @@ private:
 
   bool traceable(Value *p, DenseSet<Value *> &visiting);
   Object object_of(Value *p);
+  Object argument_object(IRBuilder<> &b, Argument *a);
   Value *strip(Value *p);
   FunctionCallee ctx_decl(const char *name, FunctionType *ty);
   bool add_site(Instruction *at, const Object &o, uint64_t access,
@@ -149,6 +150,18 @@ bool Checker::traceable(Value *p, DenseSet<Value *> &visiting) {
   return true;
 }
 
+// Argument a's object read at b: its address and the launch's size of it.
+Object Checker::argument_object(IRBuilder<> &b, Argument *a) {
+  Type *i64 = b.getInt64Ty();
+  FunctionCallee size = ctx_decl(
+      "__skein_bounds_size", FunctionType::get(i64, {b.getInt32Ty()}, false));
+  Object o;
+  o.base = b.CreatePtrToInt(a, i64);
+  o.size = b.CreateCall(size, {b.getInt32(a->getArgNo())});
+  o.arg = b.getInt32(a->getArgNo());
+  return o;
+}
+
 // The object of a traceable pointer p (see traceable), building shadow
 // phis and selects where p's object depends on the path taken.
 Object Checker::object_of(Value *p) {
@@ -160,11 +173,7 @@ Object Checker::object_of(Value *p) {
   Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
   Object o;
   if (auto *a = dyn_cast<Argument>(p)) {
-    FunctionCallee size = ctx_decl(
-        "__skein_bounds_size", FunctionType::get(i64, {i32}, false));
-    o.base = b.CreatePtrToInt(a, i64);
-    o.size = b.CreateCall(size, {b.getInt32(a->getArgNo())});
-    o.arg = b.getInt32(a->getArgNo());
+    o = argument_object(b, a);
   } else if (auto *g = dyn_cast<GlobalVariable>(p)) {
     o.base = b.CreatePtrToInt(g, i64);
     o.size = b.getInt64(dl_.getTypeAllocSize(g->getValueType()));
@@ -246,13 +255,8 @@ void Checker::guard(Instruction *access, Value *ptr, Value *bytes,
   // every region's work-item loop, where the check's limit would vary;
   // read here, it is the launch's, which LICM hoists.
   Object o = in;
-  if (auto *a = dyn_cast<Argument>(strip(ptr))) {
-    FunctionCallee size = ctx_decl(
-        "__skein_bounds_size",
-        FunctionType::get(i64, {b.getInt32Ty()}, false));
-    o.base = b.CreatePtrToInt(a, i64);
-    o.size = b.CreateCall(size, {b.getInt32(a->getArgNo())});
-  }
+  if (auto *a = dyn_cast<Argument>(strip(ptr)))
+    o = argument_object(b, a);
   Value *off = b.CreateSub(b.CreatePtrToInt(ptr, i64), o.base, "obj.off");
   Value *ok;
   auto *known = dyn_cast<ConstantInt>(bytes);
