@@ -70,6 +70,16 @@ static unsigned access_qualifier(const char *s) {
   return CL_KERNEL_ARG_ACCESS_NONE;
 }
 
+/* True if base, an argument's base type name, is an OpenCL C image type
+ * ("image2d_t", "image2d_array_depth_t" ...): "image" and an "_t" end
+ * with no pointer, so that a pointer to a struct whose name begins with
+ * "image" stays a buffer argument. */
+static bool is_image_type_name(const char *base) {
+  size_t n = strlen(base);
+  return strncmp(base, "image", 5) == 0 && n > 7 &&
+         strcmp(base + n - 2, "_t") == 0 && !strchr(base, '*');
+}
+
 /* The kind, address qualifier and size of argument i. */
 static void arg_kind(LLVMModuleRef m, LLVMValueRef kernel, unsigned i,
                      cc_arg_info *a) {
@@ -94,7 +104,7 @@ static void arg_kind(LLVMModuleRef m, LLVMValueRef kernel, unsigned i,
   char *base = md_str(kernel, "kernel_arg_base_type", i);
   if (base && strcmp(base, "sampler_t") == 0)
     a->kind = CC_ARG_SAMPLER;
-  else if (base && strncmp(base, "image", 5) == 0)
+  else if (base && as == 1 && is_image_type_name(base))
     a->kind = CC_ARG_IMAGE;
   free(base);
 }
