@@ -142,8 +142,14 @@ static cl_int check_from_mem(const cl_image_format *format,
   size_t elem = l->elem_size;
   if (from->type == CL_MEM_OBJECT_BUFFER) {
     if (d->image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
-      /* Image pitches "must be 0 if host_ptr is NULL". */
-      RT_RETURN_IF(d->image_row_pitch || d->image_slice_pitch,
+      /* An image from a buffer has no host_ptr, so "must be 0 if
+       * host_ptr is NULL" cannot be meant for it (the 2D case below
+       * takes a pitch too): a row pitch is 0 or at least a row of
+       * pixels and a multiple of the pixel size, as for host_ptr; the
+       * one row is stored tightly. No slice pitch. */
+      size_t row, slice;
+      RT_RETURN_IF(d->image_slice_pitch ||
+                       !pitches_valid(d, elem, &row, &slice),
                    CL_INVALID_IMAGE_DESCRIPTOR);
       l->row_pitch = l->width * elem;
       l->slice_pitch = 0;

@@ -327,6 +327,42 @@ static void check_views(void) {
   REQUIRE_OK(clReleaseMemObject(img));
   REQUIRE_OK(clReleaseMemObject(img2));
 
+  /* A 1D image buffer given a row pitch (as the conformance suite gives
+   * one): a row of pixels or more, a multiple of the pixel size; it sees
+   * the buffer's pixels from its start. */
+  static const struct {
+    size_t pitch;
+    cl_int want;
+  } pitches[] = {{64, CL_SUCCESS},
+                 {72, CL_SUCCESS},
+                 {60, CL_INVALID_IMAGE_DESCRIPTOR},
+                 {66, CL_INVALID_IMAGE_DESCRIPTOR}};
+  cl_mem buf2 = clCreateBuffer(env.context, CL_MEM_READ_WRITE, 128, NULL,
+                               &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clEnqueueWriteBuffer(env.queue, buf2, CL_TRUE, 0, 64, vals, 0,
+                                  NULL, NULL));
+  for (size_t i = 0; i < sizeof pitches / sizeof pitches[0]; i++) {
+    cl_image_desc dp = d;
+    dp.mem_object = buf2;
+    dp.image_row_pitch = pitches[i].pitch;
+    cl_mem ip = clCreateImage(env.context, 0, &f, &dp, NULL, &err);
+    CHECK_EQ(err, pitches[i].want);
+    if (!ip)
+      continue;
+    memset(got, 0, sizeof got);
+    REQUIRE_OK(clEnqueueReadImage(env.queue, ip, CL_TRUE, o, r, 0, 0, got, 0,
+                                  NULL, NULL));
+    CHECK(memcmp(got, vals, 64) == 0);
+    REQUIRE_OK(clReleaseMemObject(ip));
+  }
+  cl_image_desc dp = d;
+  dp.mem_object = buf2;
+  dp.image_slice_pitch = 64; /* no slice pitch for a 1D image */
+  CHECK(clCreateImage(env.context, 0, &f, &dp, NULL, &err) == NULL);
+  CHECK_EQ(err, CL_INVALID_IMAGE_DESCRIPTOR);
+  REQUIRE_OK(clReleaseMemObject(buf2));
+
   /* A 2D image over a buffer with a padded row pitch. */
   size_t w = 5, h = 3, row = 8 * 4;
   uint32_t data[3 * 8];
