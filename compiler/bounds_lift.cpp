@@ -46,6 +46,8 @@
 #include <llvm/Transforms/Utils/LoopUtils.h>
 #include <llvm/Transforms/Utils/ScalarEvolutionExpander.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/DenseSet.h>
 
 #include <vector>
 
@@ -82,51 +84,105 @@ bool workitem_id(const SCEV *s, CallInst **call, bool *global,
   return *dim < 3;
 }
 
-// One term c * id of an offset.
+// One term scale * x of an offset, where x runs over a known range: a
+// work-item id (id set: over the group's box of ids), or the iteration
+// number of a kernel loop (iterations set: 0 to that backedge-taken
+// count), which an affine recurrence {start, +, step} adds as step * i.
 struct IdTerm {
   CallInst *id;
   bool global;
   unsigned dim;
   int64_t scale;
+  const SCEV *iterations;
+  bool body_only;   // the check runs in iterations 0 to count - 1
 };
 
-// Adds s * scale to terms (a work-item id) or others (the rest), looking
-// through sums and constant multiples: SCEV keeps 4 * (lid + s) as a
-// product, and the id inside counts all the same.
+// Whether scale * factor stays small enough (|product| < 2^20) that a
+// term's spread, with x below 2^32, is exact in 64 bits; product gets it.
+bool small_product(int64_t scale, const APInt &factor, int64_t *product) {
+  if (!factor.abs().ult(1u << 20))
+    return false;
+  *product = scale * factor.getSExtValue();
+  return *product > -(1 << 20) && *product < (1 << 20);
+}
+
+// The backedge-taken count of ar's loop, when the recurrence can become a
+// term: affine with a small constant step, and a count that can be
+// computed at the check (at) without a recurrence of its own (which
+// would make the test vary in an outer loop).
+const SCEV *foldable_count(const SCEVAddRecExpr *ar, int64_t scale,
+                           ScalarEvolution &se, Instruction *at,
+                           int64_t *product) {
+  if (!ar->isAffine())
+    return nullptr;
+  auto *step = dyn_cast<SCEVConstant>(ar->getStepRecurrence(se));
+  if (!step || !small_product(scale, step->getAPInt(), product))
+    return nullptr;
+  const SCEV *btc = se.getBackedgeTakenCount(ar->getLoop());
+  if (isa<SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
+      btc->getType()->getIntegerBitWidth() > 64 ||
+      SCEVExprContains(btc, [](const SCEV *s) {
+        return isa<SCEVAddRecExpr>(s);
+      }))
+    return nullptr;
+  SCEVExpander expand(se, at->getModule()->getDataLayout(), "bounds.box");
+  return expand.isSafeToExpandAt(btc, at) ? btc : nullptr;
+}
+
+// Adds s * scale to terms (a work-item id, or a kernel loop's iteration
+// through an affine recurrence) or others (the rest), looking through
+// sums and constant multiples: SCEV keeps 4 * (lid + s) as a product,
+// and the id inside counts all the same. at is the check.
 void collect_terms(const SCEV *s, int64_t scale, ScalarEvolution &se,
-                   std::vector<IdTerm> *terms,
+                   Instruction *at, std::vector<IdTerm> *terms,
                    SmallVectorImpl<const SCEV *> *others) {
   if (auto *add = dyn_cast<SCEVAddExpr>(s)) {
     for (const SCEV *op : add->operands())
-      collect_terms(op, scale, se, terms, others);
+      collect_terms(op, scale, se, at, terms, others);
     return;
   }
+  int64_t product;
   if (auto *mul = dyn_cast<SCEVMulExpr>(s)) {
     auto *c = dyn_cast<SCEVConstant>(mul->getOperand(0));
     if (mul->getNumOperands() == 2 && c &&
-        c->getAPInt().abs().ult(1u << 20)) {
-      int64_t product = scale * c->getAPInt().getSExtValue();
-      if (product > -(1 << 20) && product < (1 << 20)) {
-        collect_terms(mul->getOperand(1), product, se, terms, others);
-        return;
-      }
+        small_product(scale, c->getAPInt(), &product)) {
+      collect_terms(mul->getOperand(1), product, se, at, terms, others);
+      return;
+    }
+  }
+  // {start, +, step} at iteration i is start + step * i, i from 0 to the
+  // backedge-taken count wherever the check runs (inside the loop, or
+  // after it on the last iteration's value).
+  if (auto *ar = dyn_cast<SCEVAddRecExpr>(s)) {
+    if (const SCEV *btc = foldable_count(ar, scale, se, at, &product)) {
+      // A loop that leaves only at its header (as a "for" loop does
+      // before rotation) runs its body one time fewer than its header:
+      // a check in the body never sees the last value.
+      const Loop *l = ar->getLoop();
+      bool body_only = l->contains(at) && at->getParent() != l->getHeader() &&
+                       l->getExitingBlock() == l->getHeader();
+      terms->push_back({nullptr, false, 0, product, btc, body_only});
+      collect_terms(ar->getStart(), scale, se, at, terms, others);
+      return;
     }
   }
   IdTerm t;
   if (workitem_id(s, &t.id, &t.global, &t.dim)) {
     t.scale = scale;
+    t.iterations = nullptr;
+    t.body_only = false;
     terms->push_back(t);
   } else {
     others->push_back(se.getMulExpr(se.getConstant(s->getType(), scale), s));
   }
 }
 
-// Splits off into rest + sum of c * id terms (|c| < 2^20); false if no
-// term is found.
-bool split_offset(const SCEV *off, ScalarEvolution &se,
+// Splits off into rest + sum of terms (|c| < 2^20); false if no term is
+// found.
+bool split_offset(const SCEV *off, ScalarEvolution &se, Instruction *at,
                   std::vector<IdTerm> *terms, const SCEV **rest) {
   SmallVector<const SCEV *, 8> others;
-  collect_terms(off, 1, se, terms, &others);
+  collect_terms(off, 1, se, at, terms, &others);
   if (terms->empty())
     return false;
   *rest = others.empty() ? se.getZero(off->getType()) : se.getAddExpr(others);
@@ -170,7 +226,9 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
     return;
   std::vector<IdTerm> terms;
   const SCEV *rest;
-  if (!split_offset(a.se.getSCEV(off), a.se, &terms, &rest))
+  // (Each term's spread is below 2^52: a few dozen keep the sum exact.)
+  if (!split_offset(a.se.getSCEV(off), a.se, check, &terms, &rest) ||
+      terms.size() > 64)
     return;
   SCEVExpander expand(a.se, dl, "bounds.box");
   if (!expand.isSafeToExpand(rest))
@@ -180,26 +238,44 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
   Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
   FunctionCallee local_size = m.getOrInsertFunction(
       "_Z14get_local_sizej", FunctionType::get(i64, {i32}, false));
-  FunctionCallee local_id = m.getOrInsertFunction(
-      "_Z12get_local_idj", FunctionType::get(i64, {i32}, false));
+  auto size_query = [&](const char *name) {
+    return m.getOrInsertFunction(name, FunctionType::get(i64, {i32}, false));
+  };
+  FunctionCallee group_id = size_query("_Z12get_group_idj");
+  FunctionCallee enqueued_size = size_query("_Z23get_enqueued_local_sizej");
+  FunctionCallee global_offset = size_query("_Z17get_global_offsetj");
   // lo: rest plus each term at its smallest; span: the widest spread.
   Value *lo = expand.expandCodeFor(rest, i64, check);
   Value *span = b.getInt64(0);
   Value *ok = b.getTrue();
   for (const IdTerm &t : terms) {
-    Value *size = b.CreateCall(local_size, {b.getInt32(t.dim)});
-    // Local sizes above 2^32 would not keep scale * size exact.
-    ok = b.CreateAnd(ok, b.CreateICmpULT(size, b.getInt64(1ull << 32)));
-    Value *last = b.CreateSub(size, b.getInt64(1));   // size >= 1
+    Value *last, *first = b.getInt64(0);
+    if (t.iterations) {   // iterations 0 to the backedge-taken count
+      Value *btc = expand.expandCodeFor(t.iterations, nullptr, check);
+      last = b.CreateZExt(btc, i64);
+      if (t.body_only)   // a count of 0 wraps and fails the test below
+        last = b.CreateSub(last, b.getInt64(1));
+      ok = b.CreateAnd(ok, b.CreateICmpULT(last, b.getInt64(1ull << 32)));
+    } else {
+      Value *size = b.CreateCall(local_size, {b.getInt32(t.dim)});
+      // Local sizes above 2^32 would not keep scale * size exact.
+      ok = b.CreateAnd(ok, b.CreateICmpULT(size, b.getInt64(1ull << 32)));
+      last = b.CreateSub(size, b.getInt64(1));   // size >= 1
+    }
     // The first id of the group: 0 for a local id, the group's first
-    // global id for a global one.
-    Value *first = b.getInt64(0);
-    if (t.global)
-      first = b.CreateSub(t.id, b.CreateCall(local_id, {b.getInt32(t.dim)}));
+    // global id for a global one (from the group's id, not as global id
+    // minus local id, which would vary in the work-item loop as written).
+    if (t.global) {
+      Value *d = b.getInt32(t.dim);
+      first = b.CreateAdd(b.CreateMul(b.CreateCall(group_id, {d}),
+                                      b.CreateCall(enqueued_size, {d})),
+                          b.CreateCall(global_offset, {d}));
+    }
     // Under "id < bound" the ids run to bound - 1 at most: last is the
     // smaller of the two distances from first (a bound at or below first
     // wraps to a large distance and leaves last as it was).
-    if (Value *bound = guarded_bound(t.id, check, a.dt)) {
+    Value *bound = t.id ? guarded_bound(t.id, check, a.dt) : nullptr;
+    if (bound) {
       Value *to_bound = b.CreateSub(b.CreateSub(bound, first),
                                     b.getInt64(1));
       last = b.CreateBinaryIntrinsic(Intrinsic::umin, last, to_bound);
@@ -222,6 +298,146 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
 }
 
 
+// The accesses of a record on the stack (an alloca) at constant offsets:
+// its loads, the entry block's last store to each offset, the offsets
+// stored elsewhere, a memcpy into it in the entry block. unknown: a use
+// that could write it some other way (a memory intrinsic elsewhere, a
+// pointer merged by a phi or select). Handing its address on (a store of
+// the address, a call) is not counted: the records this file forwards
+// are read, not written, by whatever receives them (see the callers).
+struct RecordAccesses {
+  std::vector<std::pair<LoadInst *, uint64_t>> loads;
+  DenseMap<uint64_t, StoreInst *> entry_store;
+  DenseSet<uint64_t> written_later;
+  MemCpyInst *copy = nullptr;
+  bool unknown = false;
+};
+
+RecordAccesses record_accesses(AllocaInst *rec, const DataLayout &dl) {
+  RecordAccesses r;
+  BasicBlock *entry = rec->getParent();
+  std::vector<std::pair<Value *, uint64_t>> work = {{rec, 0}};
+  while (!work.empty() && !r.unknown) {
+    auto [p, off] = work.back();
+    work.pop_back();
+    for (User *u : p->users()) {
+      if (auto *gep = dyn_cast<GetElementPtrInst>(u)) {
+        APInt delta(64, 0);
+        if (gep->getPointerOperand() != p ||
+            !gep->accumulateConstantOffset(dl, delta))
+          r.unknown = true;
+        else
+          work.push_back({gep, off + delta.getZExtValue()});
+      } else if (auto *ld = dyn_cast<LoadInst>(u)) {
+        r.loads.push_back({ld, off});
+      } else if (auto *st = dyn_cast<StoreInst>(u)) {
+        if (st->getValueOperand() == p)
+          continue;   // the address handed on
+        if (st->getParent() != entry || st->isVolatile())
+          r.written_later.insert(off);
+        else if (!r.entry_store.count(off) ||
+                 r.entry_store[off]->comesBefore(st))
+          r.entry_store[off] = st;
+      } else if (auto *mi = dyn_cast<MemIntrinsic>(u)) {
+        auto *mc = dyn_cast<MemCpyInst>(mi);
+        if (mi->getDest() != p)
+          continue;   // read from
+        if (mc && off == 0 && !r.copy && mc->getParent() == entry &&
+            !mc->isVolatile())
+          r.copy = mc;
+        else
+          r.unknown = true;
+      } else if (!isa<CallInst>(u)) {
+        r.unknown = true;
+      }
+    }
+  }
+  return r;
+}
+
+// Whether rec is an alloca of the named ABI struct (builtins/abi.h).
+StructType *abi_record(Instruction &i, StringRef name) {
+  auto *a = dyn_cast<AllocaInst>(&i);
+  auto *st = a ? dyn_cast<StructType>(a->getAllocatedType()) : nullptr;
+  return st && st->hasName() && st->getName() == name ? st : nullptr;
+}
+
+// The skein_group record of a loop- or region-mode work-group function
+// is an alloca whose address reaches the collective and barrier
+// builtins, so LLVM must assume any store through an unknown pointer (a
+// check's note in the bounds report) may change it, and reloads its
+// fields in every work-item loop: the limits and box tests built from
+// them could not leave the loop. Its set-once fields (builtins/abi.h:
+// launch, group_id, local_size, local_mem) are written only by the
+// work-group function's entry block, never by a builtin, so a load of
+// one outside the entry block reads what the entry block stored last.
+// Forwards those values; other fields (the local ids, which the
+// function updates in its loops) are left alone.
+//
+// Region mode also copies the launch into an alloca (launch_copy,
+// region_driver.cpp) to give the builtins other hooks, and the work-item
+// builtins then read the sizes and offsets from the copy, with the same
+// effect. The copy is a memcpy of the launch in the entry block and a
+// few stores there; a load from it elsewhere, of bytes no store wrote,
+// reads the launch itself, which nothing writes while it runs: such a
+// load is pointed at the launch and marked invariant.
+void forward_records(Function &f) {
+  const DataLayout &dl = f.getParent()->getDataLayout();
+  BasicBlock &entry = f.getEntryBlock();
+  MDNode *invariant = MDNode::get(f.getContext(), {});
+  for (Instruction &i : entry) {
+    if (StructType *st = abi_record(i, "struct.skein_group")) {
+      if (st->getNumElements() < 5)
+        continue;
+      const StructLayout *sl = dl.getStructLayout(st);
+      auto set_once = [&](uint64_t off) {
+        return off < sl->getElementOffset(3) ||
+               (off >= sl->getElementOffset(4) &&
+                off < sl->getElementOffset(5));
+      };
+      RecordAccesses r = record_accesses(cast<AllocaInst>(&i), dl);
+      if (r.unknown || r.copy)
+        continue;
+      for (auto [ld, off] : r.loads) {
+        auto it = r.entry_store.find(off);
+        if (!set_once(off) || r.written_later.count(off) ||
+            it == r.entry_store.end() || ld->getParent() == &entry ||
+            ld->isVolatile() ||
+            ld->getType() != it->second->getValueOperand()->getType())
+          continue;
+        ld->replaceAllUsesWith(it->second->getValueOperand());
+        ld->eraseFromParent();
+      }
+    } else if (StructType *st = abi_record(i, "struct.skein_launch")) {
+      RecordAccesses r = record_accesses(cast<AllocaInst>(&i), dl);
+      auto *len = r.copy ? dyn_cast<ConstantInt>(r.copy->getLength())
+                         : nullptr;
+      if (r.unknown || !r.written_later.empty() || !len ||
+          len->getZExtValue() < dl.getTypeAllocSize(st) ||
+          !isa<Argument>(r.copy->getSource()))
+        continue;
+      Value *launch = r.copy->getSource();
+      for (auto [ld, off] : r.loads) {
+        uint64_t size = dl.getTypeStoreSize(ld->getType());
+        bool stored = false;   // by a store in the entry block
+        for (auto &[soff, st_] : r.entry_store) {
+          uint64_t ssize =
+              dl.getTypeStoreSize(st_->getValueOperand()->getType());
+          stored |= soff < off + size && off < soff + ssize;
+        }
+        if (stored || ld->getParent() == &entry || ld->isVolatile() ||
+            off + size > len->getZExtValue())
+          continue;
+        IRBuilder<> b(ld);
+        ld->setOperand(ld->getPointerOperandIndex(),
+                       b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), launch,
+                                                    off));
+        ld->setMetadata(LLVMContext::MD_invariant_load, invariant);
+      }
+    }
+  }
+}
+
 // A range-tested check: off = {first, +, step} over L.
 struct RangeCheck {
   ICmpInst *check;
@@ -235,6 +451,7 @@ struct Lifted {
   std::vector<RangeCheck> ranges;
   std::vector<Instruction *> boxed;   // the "box | check" instructions
   std::vector<Value *> boxes;
+  std::vector<ICmpInst *> boxed_checks;   // their checks
 };
 
 // The invariant box test of check in L, if check feeds "box | check".
@@ -333,10 +550,15 @@ void liftable_checks(Loop *l, ScalarEvolution &se, Lifted *out) {
       if (!l->isLoopInvariant(c->getOperand(1)))
         continue;
       if (Instruction *either = boxed_use(c, l, &box)) {
+        if (is_contained(out->boxed, either))
+          continue;
         out->boxed.push_back(either);
         out->boxes.push_back(box);
+        out->boxed_checks.push_back(c);
         continue;
       }
+      if (!l->isInnermost())
+        continue;   // range tests: innermost loops only
       auto *ar = dyn_cast<SCEVAddRecExpr>(se.getSCEV(c->getOperand(0)));
       if (!ar || ar->getLoop() != l || !ar->isAffine())
         continue;
@@ -447,31 +669,54 @@ void version_loop(Loop *l, Value *all_ok, const Lifted &lifted,
   Constant *yes = ConstantInt::getTrue(l->getHeader()->getContext());
   for (const RangeCheck &c : lifted.ranges)
     c.check->replaceAllUsesWith(yes);
-  for (Instruction *either : lifted.boxed)
-    either->replaceAllUsesWith(yes);
+  for (size_t i = 0; i < lifted.boxed.size(); i++) {
+    // In the copy the box failed: its check alone decides, and may still
+    // be range-tested in an inner loop. (LICM may have left the check
+    // before the loop, where the copy shares it.)
+    auto either = vmap.find(lifted.boxed[i]);
+    if (either != vmap.end()) {
+      auto check = vmap.find(lifted.boxed_checks[i]);
+      Value *alone = check != vmap.end()
+                         ? static_cast<Value *>(check->second)
+                         : lifted.boxed_checks[i];
+      auto *copy = cast<Instruction>(either->second);
+      copy->replaceAllUsesWith(alone);
+      copy->eraseFromParent();
+    }
+    // In L the box holds: the check is done with.
+    lifted.boxed[i]->replaceAllUsesWith(yes);
+    lifted.boxed[i]->eraseFromParent();
+    if (l->contains(lifted.boxed_checks[i]))
+      lifted.boxed_checks[i]->setMetadata("skein.bounds", nullptr);
+  }
 }
 
-// Versions one innermost loop of f that has liftable checks; false when
-// none is left.
+// Versions one loop of f that has liftable checks, outermost first;
+// false when none is left. A loop with inner loops is versioned on the
+// box tests that do not vary in it (a work-item loop nest around a
+// kernel loop, whose box covers every work-item and iteration): its fast
+// copy is then the unchecked loop nest, which LLVM unrolls and
+// vectorises as it does unchecked. An innermost loop is versioned on its
+// range tests and the boxes left.
 bool version_one(Function &f, const DataLayout &dl,
                  TargetLibraryInfoImpl &tlii) {
   Analyses a(f, tlii);
   for (Loop *l : a.li.getLoopsInPreorder())
-    if (l->isInnermost() && l->getLoopPreheader()) {
+    if (l->getLoopPreheader()) {
       move_tests_before_loop(l);
       // Versioning joins the two copies in exit blocks of their own.
       formDedicatedExitBlocks(l, &a.dt, &a.li, nullptr, false);
     }
   a.se.forgetAllLoops();
   for (Loop *l : a.li.getLoopsInPreorder()) {
-    if (!l->isInnermost())
-      continue;
     Lifted lifted;
     Value *all_ok = build_all_ok(l, a.se, dl, &lifted);
-    // Checks of this loop are done with either way: in the copy they stay.
-    for (BasicBlock *bb : l->blocks())
-      for (Instruction &i : *bb)
-        i.setMetadata("skein.bounds", nullptr);
+    // Checks of an innermost loop are done with either way: in the copy
+    // they stay.
+    if (l->isInnermost())
+      for (BasicBlock *bb : l->blocks())
+        for (Instruction &i : *bb)
+          i.setMetadata("skein.bounds", nullptr);
     if (!all_ok)
       continue;
     formLCSSA(*l, a.dt, &a.li, &a.se);
@@ -527,8 +772,11 @@ extern "C" void cc_bounds_hoist(LLVMModuleRef m) {
   for (Function &f : mod) {
     if (f.isDeclaration())
       continue;
-    // One loop at a time, with the analyses made afresh after each.
-    while (version_one(f, dl, tlii)) {
+    forward_records(f);
+    // One loop at a time, with the analyses made afresh after each; each
+    // copies a loop, so a kernel of very many loops stops at 64 (the
+    // rest keep their checks in place).
+    for (unsigned n = 0; n < 64 && version_one(f, dl, tlii); n++) {
     }
     for (BasicBlock &bb : f)   // loops that were not innermost
       for (Instruction &i : bb)

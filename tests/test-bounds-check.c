@@ -40,6 +40,34 @@ static const char *source =
     "  int s = 0;\n"
     "  for (int k = 0; k < n; k++) s += in[k];\n"
     "  out[get_global_id(0)] = s;\n"
+    "}\n"
+    /* The lifting's box tests over a kernel loop's iterations and the
+     * work-items' ids together (bounds_lift.cpp), one per mode's shape. */
+    "kernel void window(global int *out, uint m) {\n"
+    "  local int t[80];\n"
+    "  size_t l = get_local_id(0);\n"
+    "  t[l] = (int)l;\n"
+    "  if (l < 16) t[64 + l] = 64 + (int)l;\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  int s = 0;\n"
+    "  for (uint k = 0; k < m; k++) s += t[l + k];\n"
+    "  out[get_global_id(0)] = s;\n"
+    "}\n"
+    "kernel void rows(global int *out, uint m) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  for (uint k = 0; k < m; k++) out[i * 8 + k] = (int)(i + k);\n"
+    "}\n"
+    "kernel void backwards(global const int *in, global int *out, uint n,\n"
+    "                      uint skew) {\n"
+    "  size_t top = (size_t)n - 1 + skew;\n"
+    "  int s = 0;\n"
+    "  for (size_t k = 0; k < n; k++) s += in[top - k] * (int)k;\n"
+    "  out[get_global_id(0)] = s;\n"
+    "}\n"
+    "kernel void reduce_shift(global const int *in, global int *out,\n"
+    "                         uint shift) {\n"
+    "  int r = work_group_reduce_add(in[get_global_id(0) + shift]);\n"
+    "  out[get_global_id(0)] = r;\n"
     "}\n";
 
 /* Builds source in mode (SKEIN_MODE value, NULL: default) with options. */
@@ -306,22 +334,165 @@ static void test_loop(cl_program p, const char *mode) {
   clReleaseMemObject(bo);
 }
 
+/* Sets k's arguments from a list of (size, pointer) pairs. */
+#define SET_ARGS(k, ...)                                                   \
+  do {                                                                     \
+    struct { size_t size; const void *value; } args_[] = {__VA_ARGS__};    \
+    for (cl_uint a_ = 0; a_ < sizeof args_ / sizeof *args_; a_++)          \
+      REQUIRE_OK(clSetKernelArg(k, a_, args_[a_].size, args_[a_].value));  \
+  } while (0)
+
+/* A __local window read by a kernel loop after a barrier: every
+ * work-item's last read is t[l + m - 1], so m = 17 reaches t[79], the
+ * array's end, and m = 18 one past it (only in the loop's last
+ * iteration, of the group's last work-item). */
+static void test_window(cl_program p, const char *mode) {
+  enum { N = 128, LS = 64 };
+  cl_mem bo = buffer(N * sizeof(int), NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "window", &err);
+  REQUIRE_OK(err);
+  char text[4096];
+  for (cl_uint m = 16; m <= 18; m++) {
+    SET_ARGS(k, {sizeof bo, &bo}, {sizeof m, &m});
+    cl_int st = run(k, N, LS, text, sizeof text);
+    if (m == 18) {
+      CHECK_EQ(st, CL_OUT_OF_RESOURCES);
+      check_report(mode, text, "out-of-bounds load of 4 bytes at offset 320 "
+                               "of variable window.t (320 bytes)");
+      continue;
+    }
+    CHECK_EQ(st, CL_COMPLETE);
+    int out[N], bad = 0;
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                   0, NULL, NULL));
+    for (int i = 0; i < N; i++) {
+      int l = i % LS, want = 0;
+      for (int j = 0; j < (int)m; j++)
+        want += l + j;
+      bad += out[i] != want;
+    }
+    CHECK_EQ(bad, 0);
+  }
+  clReleaseKernel(k);
+  clReleaseMemObject(bo);
+}
+
+/* Each work-item writes a row of m of its own 8 slots: m = 8 fills the
+ * buffer exactly, m = 9 makes the last work-item's last store one past
+ * the end (the others' ninth stores land in the next row, in bounds). */
+static void test_rows(cl_program p, const char *mode) {
+  enum { N = 64 };
+  cl_mem bo = buffer(N * 8 * sizeof(int), NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "rows", &err);
+  REQUIRE_OK(err);
+  char text[4096];
+  cl_uint m = 8;
+  SET_ARGS(k, {sizeof bo, &bo}, {sizeof m, &m});
+  CHECK_EQ(run(k, N, 16, text, sizeof text), CL_COMPLETE);
+  int out[N * 8], bad = 0;
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  for (int i = 0; i < N * 8; i++)
+    bad += out[i] != i / 8 + i % 8;
+  CHECK_EQ(bad, 0);
+  m = 9;
+  SET_ARGS(k, {sizeof bo, &bo}, {sizeof m, &m});
+  CHECK_EQ(run(k, N, 16, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "out-of-bounds store of 4 bytes at offset 2048 "
+                           "of argument 0 (2048 bytes)");
+  clReleaseKernel(k);
+  clReleaseMemObject(bo);
+}
+
+/* A loop reading backwards from in[n - 1 + skew]: skew = 1 reads one past
+ * the end in the first iteration. */
+static void test_backwards(cl_program p, const char *mode) {
+  enum { N = 64 };
+  int in[N];
+  for (int i = 0; i < N; i++)
+    in[i] = i * 3 + 1;
+  cl_mem bi = buffer(sizeof in, in), bo = buffer(N * sizeof(int), NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "backwards", &err);
+  REQUIRE_OK(err);
+  char text[4096];
+  cl_uint n = N, skew = 0;
+  SET_ARGS(k, {sizeof bi, &bi}, {sizeof bo, &bo}, {sizeof n, &n},
+           {sizeof skew, &skew});
+  CHECK_EQ(run(k, N, 16, text, sizeof text), CL_COMPLETE);
+  int out[N], bad = 0, want = 0;
+  for (int j = 0; j < N; j++)
+    want += in[N - 1 - j] * j;
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  for (int i = 0; i < N; i++)
+    bad += out[i] != want;
+  CHECK_EQ(bad, 0);
+  skew = 1;
+  REQUIRE_OK(clSetKernelArg(k, 3, sizeof skew, &skew));
+  CHECK_EQ(run(k, N, 16, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "out-of-bounds load of 4 bytes at offset 256 "
+                           "of argument 0 (256 bytes)");
+  clReleaseKernel(k);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+}
+
+/* A work-group collective over checked loads: shift = 1 makes the last
+ * work-item read one past the end. */
+static void test_reduce(cl_program p, const char *mode) {
+  enum { N = 256, LS = 64 };
+  int in[N];
+  for (int i = 0; i < N; i++)
+    in[i] = i;
+  cl_mem bi = buffer(sizeof in, in), bo = buffer(sizeof in, NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "reduce_shift", &err);
+  REQUIRE_OK(err);
+  char text[4096];
+  cl_uint shift = 0;
+  SET_ARGS(k, {sizeof bi, &bi}, {sizeof bo, &bo}, {sizeof shift, &shift});
+  CHECK_EQ(run(k, N, LS, text, sizeof text), CL_COMPLETE);
+  int out[N], bad = 0;
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  for (int i = 0; i < N; i++) {
+    int g = i / LS;   /* the sum of g*64 .. g*64+63 */
+    bad += out[i] != LS * g * LS + LS * (LS - 1) / 2;
+  }
+  CHECK_EQ(bad, 0);
+  shift = 1;
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof shift, &shift));
+  CHECK_EQ(run(k, N, LS, text, sizeof text), CL_OUT_OF_RESOURCES);
+  check_report(mode, text, "out-of-bounds load of 4 bytes at offset 1024 "
+                           "of argument 0 (1024 bytes)");
+  clReleaseKernel(k);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+}
+
 int main(void) {
   test_setup(&env);
   static const char *const modes[] = {NULL, "fiber", "loop"};
   for (size_t m = 0; m < 3; m++) {
     const char *name = modes[m] ? modes[m] : "default";
-    cl_program p = build(modes[m], "-g -skein-bounds-check");
+    cl_program p = build(modes[m], "-g -skein-bounds-check -cl-std=CL2.0");
     test_load(p, name);
     test_store(p, name);
     test_local(p, name);
     test_loop(p, name);
     test_guarded(p, name);
+    test_window(p, name);
+    test_rows(p, name);
+    test_backwards(p, name);
+    test_reduce(p, name);
     clReleaseProgram(p);
   }
   /* The environment variable turns it on for every build. */
   setenv("SKEIN_BOUNDS_CHECK", "1", 1);
-  cl_program p = build(NULL, "-g");
+  cl_program p = build(NULL, "-g -cl-std=CL2.0");
   unsetenv("SKEIN_BOUNDS_CHECK");
   test_load(p, "SKEIN_BOUNDS_CHECK=1");
   clReleaseProgram(p);
