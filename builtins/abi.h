@@ -74,7 +74,11 @@ typedef struct skein_printf_record {
 } skein_printf_record;
 
 /* One work-group, as the work-group function sees it. Built on the stack
- * of the work-group function; work-item builtins read it. */
+ * of the work-group function; work-item builtins read it. launch,
+ * group_id, local_size and local_mem are written only where the
+ * work-group function builds the group, never by a builtin or a hook
+ * (compiler/bounds_lift.cpp's forward_records relies on it), and the
+ * launch is never written while the command runs. */
 typedef struct skein_group {
   const skein_launch *launch;
   uint64_t group_id[3];
