@@ -387,13 +387,17 @@ void forward_records(Function &f) {
   MDNode *invariant = MDNode::get(f.getContext(), {});
   for (Instruction &i : entry) {
     if (StructType *st = abi_record(i, "struct.skein_group")) {
-      if (st->getNumElements() < 5)
+      if (st->getNumElements() <= G_FIBER)
         continue;
       const StructLayout *sl = dl.getStructLayout(st);
+      // launch, group_id and local_size lead; local_mem follows local_id.
+      static_assert(G_LAUNCH == 0 && G_GROUP_ID == 1 && G_LOCAL_SIZE == 2 &&
+                        G_LOCAL_ID == 3 && G_LOCAL_MEM == 4 && G_FIBER == 5,
+                    "skein_group's field order");
       auto set_once = [&](uint64_t off) {
-        return off < sl->getElementOffset(3) ||
-               (off >= sl->getElementOffset(4) &&
-                off < sl->getElementOffset(5));
+        return off < sl->getElementOffset(G_LOCAL_ID) ||
+               (off >= sl->getElementOffset(G_LOCAL_MEM) &&
+                off < sl->getElementOffset(G_FIBER));
       };
       RecordAccesses r = record_accesses(cast<AllocaInst>(&i), dl);
       if (r.unknown || r.copy)
