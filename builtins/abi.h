@@ -15,7 +15,11 @@ typedef struct skein_hooks skein_hooks;
 /* One NDRange launch: constant for every work-group of a command. */
 typedef struct skein_launch {
   uint32_t work_dim;          /* 1..3 */
-  uint32_t reserved;
+  /* The kernel's sub-group size (the compiler's SIMD width for 32-bit
+   * lanes: cc_kernel_info.sub_group_size). Sub-group k of a group is the
+   * work-items of linear local id k * sub_group_size up to the next
+   * multiple or the group's end (the last one may be smaller). */
+  uint32_t sub_group_size;
   uint64_t global_offset[3];  /* unused dimensions: 0 */
   uint64_t global_size[3];    /* unused dimensions: 1 */
   uint64_t local_size[3];     /* enqueued local size; unused dimensions: 1 */
@@ -88,10 +92,19 @@ typedef struct skein_group {
   char *local_mem;            /* this group's __local memory block */
   /* Fiber mode only (set by hooks->run_fibers, NULL in loop mode): */
   void *fiber;                /* the scheduler's handle of this work-item */
-  uint64_t *collective;       /* per-group scratch for work-group
-                                 collectives: one 8-byte slot per
-                                 work-item (up to the device maximum) */
+  uint64_t *collective;       /* per-group scratch for collectives, in
+                                 8-byte slots; with n work-items in the
+                                 group: [0, n] for work-group collectives
+                                 (one per work-item and the group's
+                                 result), [n + 1, 2n + 1) for sub-group
+                                 collectives (one per work-item, which
+                                 also receives its result); at least
+                                 SKEIN_COLLECTIVE_SLOTS(n) slots */
 } skein_group;
+
+/* The collective slots a group of n work-items needs (see
+ * skein_group.collective). */
+#define SKEIN_COLLECTIVE_SLOTS(n) (2 * (n) + 1)
 
 /* Runs one work-item in fiber mode; g is the work-item's own copy of the
  * group description, with local_id set. */
@@ -117,6 +130,13 @@ struct skein_hooks {
   /* Which memory p points into, as the work-item g sees it: one of
    * SKEIN_ADDR_* (to_global, to_local, to_private, get_fence). */
   unsigned (*address_kind)(const skein_group *g, const void *p);
+  /* Suspends the calling work-item until every work-item of its
+   * sub-group (launch->sub_group_size consecutive linear ids) that has
+   * not returned has called sub_group_barrier as many times; other
+   * sub-groups need not take part. Work-items of a sub-group run in
+   * increasing linear id order, so the last to arrive is the one with
+   * the highest linear id of the sub-group (builtins/subgroups.c). */
+  void (*sub_group_barrier)(skein_group *g);
 };
 
 /* skein_hooks.address_kind's answers: the group's local memory, the

@@ -102,6 +102,72 @@ __skein_get_local_linear_id(const skein_group *g, uint64_t lx, uint64_t ly,
   return (lz * g->local_size[1] + ly) * g->local_size[0] + lx;
 }
 
+/* Sub-groups (OpenCL C 3.0 section 6.15.2, __opencl_c_subgroups): runs of
+ * launch->sub_group_size consecutive linear local ids; the last sub-group
+ * of a group may be smaller. These are plain expressions of the local
+ * ids, like the helpers above, so loop and region mode keep vectorising
+ * kernels that call them. */
+static inline uint64_t sg_width(const skein_group *g) {
+  return g->launch->sub_group_size ? g->launch->sub_group_size : 1;
+}
+
+static inline uint64_t sg_linear(const skein_group *g, uint64_t lx,
+                                 uint64_t ly, uint64_t lz) {
+  return (lz * g->local_size[1] + ly) * g->local_size[0] + lx;
+}
+
+static inline uint64_t sg_group_size(const uint64_t *size) {
+  return size[0] * size[1] * size[2];
+}
+
+/* min(sub-group size, work-items from the sub-group's start to the
+ * group's end). */
+__attribute__((always_inline)) uint32_t
+__skein_get_sub_group_size(const skein_group *g, uint64_t lx, uint64_t ly,
+                           uint64_t lz) {
+  uint64_t s = sg_width(g);
+  uint64_t first = sg_linear(g, lx, ly, lz) / s * s;
+  uint64_t left = sg_group_size(g->local_size) - first;
+  return (uint32_t)(left < s ? left : s);
+}
+
+/* The largest sub-group of the dispatch: that of an enqueued-size group. */
+__attribute__((always_inline)) uint32_t
+__skein_get_max_sub_group_size(const skein_group *g, uint64_t lx,
+                               uint64_t ly, uint64_t lz) {
+  (void)lx, (void)ly, (void)lz;
+  uint64_t s = sg_width(g), n = sg_group_size(g->launch->local_size);
+  return (uint32_t)(n < s ? n : s);
+}
+
+__attribute__((always_inline)) uint32_t
+__skein_get_num_sub_groups(const skein_group *g, uint64_t lx, uint64_t ly,
+                           uint64_t lz) {
+  (void)lx, (void)ly, (void)lz;
+  uint64_t s = sg_width(g);
+  return (uint32_t)((sg_group_size(g->local_size) + s - 1) / s);
+}
+
+__attribute__((always_inline)) uint32_t
+__skein_get_enqueued_num_sub_groups(const skein_group *g, uint64_t lx,
+                                    uint64_t ly, uint64_t lz) {
+  (void)lx, (void)ly, (void)lz;
+  uint64_t s = sg_width(g);
+  return (uint32_t)((sg_group_size(g->launch->local_size) + s - 1) / s);
+}
+
+__attribute__((always_inline)) uint32_t
+__skein_get_sub_group_id(const skein_group *g, uint64_t lx, uint64_t ly,
+                         uint64_t lz) {
+  return (uint32_t)(sg_linear(g, lx, ly, lz) / sg_width(g));
+}
+
+__attribute__((always_inline)) uint32_t
+__skein_get_sub_group_local_id(const skein_group *g, uint64_t lx,
+                               uint64_t ly, uint64_t lz) {
+  return (uint32_t)(sg_linear(g, lx, ly, lz) % sg_width(g));
+}
+
 /* The compiler reads the IR types of the ABI structs off these two
  * globals (their value types), so generated code and C agree on layout. */
 skein_launch __skein_abi_launch_layout;

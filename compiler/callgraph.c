@@ -17,10 +17,13 @@ static LLVMValueRef direct_callee(LLVMValueRef inst) {
   return callee && LLVMIsAFunction(callee) ? callee : NULL;
 }
 
-/* barrier, work_group_barrier and every work_group_* collective (their
- * Itanium manglings: _Z<length>work_group_...): they need all work-items
- * of the group in flight (fiber or region mode). Not
- * async_work_group_copy, which only contains the words. */
+/* barrier, work_group_barrier, every work_group_* collective, and every
+ * sub_group_* function (sub_group_barrier and the sub-group collectives;
+ * their Itanium manglings: _Z<length>work_group_..., _Z<length>sub_group_
+ * ...): they need all work-items of the group, or of a sub-group, in
+ * flight (fiber or region mode). Not async_work_group_copy, which only
+ * contains the words, nor the sub-group queries (get_sub_group_id...),
+ * which are expressions of the local id. */
 static bool is_barrier_like(const char *name) {
   if (strcmp(name, "_Z7barrierj") == 0)
     return true;
@@ -28,7 +31,8 @@ static bool is_barrier_like(const char *name) {
     return false;
   name += 2;
   name += strspn(name, "0123456789");
-  return strncmp(name, "work_group_", 11) == 0;
+  return strncmp(name, "work_group_", 11) == 0 ||
+         strncmp(name, "sub_group_", 10) == 0;
 }
 
 /* Depth-first search from fn; seen holds visited functions. */

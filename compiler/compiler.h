@@ -87,6 +87,8 @@ typedef struct cc_kernel_info {
                                       mode sizes its stacks from it) */
   bool uses_barriers;          /* runs in fiber mode: reaches a barrier or
                                   collective (or SKEIN_MODE=fiber) */
+  unsigned sub_group_size;     /* cc_sub_group_size() of the build: the
+                                  launch's skein_launch.sub_group_size */
   bool uses_printf;            /* reaches printf: launches get a printf
                                   buffer (compiler/printf_lower.c) */
   /* Bounds-checked kernels: what each check site guards (a report names
@@ -97,6 +99,12 @@ typedef struct cc_kernel_info {
 } cc_kernel_info;
 
 typedef struct cc_program cc_program;
+
+/* The sub-group size of every kernel built in this process: the number
+ * of 32-bit lanes of the vectors the optimiser targets on the host CPU
+ * (16 with AVX-512, 8 with AVX/AVX2, 4 otherwise). Sub-groups are runs of
+ * this many consecutive linear local ids (see skein_launch). */
+unsigned cc_sub_group_size(void);
 
 /* What the device lets kernels use: drives the predefined macros and
  * -cl-ext of every compile. Strings are space-separated lists. */

@@ -200,7 +200,7 @@ typedef struct cc_wg {
 } cc_wg;
 
 /* Field indices of the ABI structs (builtins/abi.h). */
-enum { L_WORK_DIM, L_RESERVED, L_OFFSET, L_GLOBAL, L_LOCAL, L_GROUPS,
+enum { L_WORK_DIM, L_SUB_GROUP_SIZE, L_OFFSET, L_GLOBAL, L_LOCAL, L_GROUPS,
        L_ARGS, L_HOOKS };
 enum { G_LAUNCH, G_GROUP_ID, G_LOCAL_SIZE, G_LOCAL_ID, G_LOCAL_MEM, G_FIBER,
        G_COLLECTIVE };

@@ -198,6 +198,7 @@ bool cc_kernel_info_fill(LLVMModuleRef m, LLVMValueRef kernel,
   ki->num_args = LLVMCountParams(kernel);
   ki->args = calloc(ki->num_args ? ki->num_args : 1, sizeof(cc_arg_info));
   ki->attributes = attributes_text(kernel, ki);
+  ki->sub_group_size = cc_sub_group_size();
   if (!ki->name || !ki->args || !ki->attributes)
     return false;
   for (unsigned i = 0; i < ki->num_args; i++)

@@ -71,10 +71,13 @@ static const uint64_t max_group = 1024;
 static const uint64_t max_ctx_block = 256 * 1024;
 
 
-// The barrier builtins' __skein_ctx_ forms (builtins/sync.c).
+// The barrier builtins' __skein_ctx_ forms (builtins/sync.c), and
+// sub_group_barrier's (builtins/subgroups.c): a cut that all work-items
+// of the group reach (syncs_uniform) waits for more than the sub-group.
 static bool is_barrier_name(StringRef name) {
   return name == "__skein_ctx__Z7barrierj" ||
-         name.starts_with("__skein_ctx__Z18work_group_barrierj");
+         name.starts_with("__skein_ctx__Z18work_group_barrierj") ||
+         name.starts_with("__skein_ctx__Z17sub_group_barrierj");
 }
 
 // Classifies a call of a __skein_ctx_ function; false if region mode does
@@ -83,8 +86,23 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
   s->call = call;
   s->collective = false;
   s->group_wide = false;
+  s->sub_group = false;
   if (is_barrier_name(name))
     return true;
+  // Sub-group collectives (builtins/subgroups.c): their own region too,
+  // in which every work-item calls the library, the last of each
+  // sub-group computing its sub-group's results.
+  static const char *const sub_kinds[] = {
+      "sub_group_reduce_", "sub_group_scan_", "sub_group_all",
+      "sub_group_any", "sub_group_broadcast"};
+  for (const char *k : sub_kinds)
+    if (name.contains(k)) {
+      s->collective = true;
+      s->sub_group = true;
+      Type *t = call->getType();
+      return t->isIntegerTy(32) || t->isIntegerTy(64) || t->isFloatTy() ||
+             t->isDoubleTy();
+    }
   static const char *const kinds[] = {"work_group_reduce_",
                                       "work_group_scan_", "work_group_all",
                                       "work_group_any",
@@ -245,6 +263,31 @@ static bool syncs_uniform(Cutter &c) {
   return true;
 }
 
+// A sub-group collective's own region: every work-item calls the
+// library's function with its ids in the group (it deposits its value;
+// the last of each sub-group computes the sub-group's results into the
+// members' slots; the sub-group barrier hook does nothing), in linear id
+// order, so each sub-group's last member comes after the others. After
+// the cut each work-item reads its result from its slot, n + 1 + lid.
+static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
+  Function *F = c.F;
+  Value *g = F->getArg(RP_GROUP);
+  CallInst *call = s.call;
+  IRBuilder<> b(call);
+  for (unsigned d = 0; d < 3; d++)
+    b.CreateStore(F->getArg(RP_LX + d),
+                  group_field(b, c.group_ty, g, G_LOCAL_ID, (int)d));
+  b.SetInsertPoint(after, after->getFirstInsertionPt());
+  Value *slots = b.CreateLoad(b.getPtrTy(),
+                              group_field(b, c.group_ty, g, G_COLLECTIVE),
+                              "slots");
+  Value *idx = b.CreateAdd(b.CreateAdd(F->getArg(RP_N), b.getInt64(1)),
+                           F->getArg(RP_LID));
+  Value *p = b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx);
+  auto *r = b.CreateLoad(call->getType(), p, "sub_group_result");
+  call->replaceAllUsesWith(r);
+}
+
 // Splits the body at every barrier (the call goes: the cut is the edge
 // into the new block) and around every collective (its own region, then
 // a cut after which each work-item reads its result from the slots).
@@ -263,6 +306,10 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
     starts.push_back(own);
     starts.push_back(after);
     c.collective_starts.insert(own);
+    if (s.sub_group) {
+      split_sub_group(c, s, after);
+      continue;
+    }
     // Every work-item deposits its value in its slot; the last one then
     // calls the library's collective (which deposits again, computes,
     // and reads the work-item's ids from the group) once for the group.

@@ -41,8 +41,11 @@ static Function *nop_barrier(Module *m) {
 static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
                              Value *n) {
   Module *m = c.F->getParent();
-  Value *slots = b.CreateAlloca(b.getInt64Ty(),
-                                b.CreateAdd(n, b.getInt64(1)), "slots");
+  // SKEIN_COLLECTIVE_SLOTS(n): the work-group collectives' n + 1, then
+  // the sub-group collectives' n.
+  Value *slots = b.CreateAlloca(
+      b.getInt64Ty(),
+      b.CreateAdd(b.CreateMul(n, b.getInt64(2)), b.getInt64(1)), "slots");
   b.CreateStore(slots, group_field(b, c.group_ty, group, G_COLLECTIVE));
   Value *gl = group_field(b, c.group_ty, group, G_LAUNCH);
   Value *launch = b.CreateLoad(b.getPtrTy(), gl);
@@ -50,12 +53,19 @@ static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
   const DataLayout &dl = m->getDataLayout();
   b.CreateMemCpy(copy, MaybeAlign(8), launch, MaybeAlign(8),
                  dl.getTypeAllocSize(c.launch_ty));
-  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 2);
+  // skein_hooks: run_fibers, barrier, address_kind, sub_group_barrier.
+  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 4);
   Value *hooks = b.CreateAlloca(hooks_ty, nullptr, "hooks");
-  b.CreateStore(ConstantPointerNull::get(b.getPtrTy()),
-                b.CreateConstInBoundsGEP2_32(hooks_ty, hooks, 0, 0));
-  b.CreateStore(nop_barrier(m),
-                b.CreateConstInBoundsGEP2_32(hooks_ty, hooks, 0, 1));
+  Value *real = b.CreateLoad(b.getPtrTy(),
+                             b.CreateStructGEP(c.launch_ty, launch, L_HOOKS));
+  for (unsigned k = 0; k < 4; k++) {
+    Value *hook = k == 1 || k == 3 ? (Value *)nop_barrier(m)
+                  : k == 2 ? b.CreateLoad(b.getPtrTy(),
+                                          b.CreateConstInBoundsGEP1_32(
+                                              b.getPtrTy(), real, k))
+                           : (Value *)ConstantPointerNull::get(b.getPtrTy());
+    b.CreateStore(hook, b.CreateConstInBoundsGEP2_32(hooks_ty, hooks, 0, k));
+  }
   b.CreateStore(hooks, b.CreateStructGEP(c.launch_ty, copy, L_HOOKS));
   b.CreateStore(copy, gl);
 }

@@ -28,6 +28,7 @@ struct Sync {
   CallInst *call;
   bool collective;
   bool group_wide;   // collective whose result is slot n (else slot lid)
+  bool sub_group;    // sub-group collective: result in slot n + 1 + lid
 };
 
 // One region: its start block, the blocks reachable from it without

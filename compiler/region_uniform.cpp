@@ -14,12 +14,15 @@ using namespace llvm;
 namespace skein_region {
 
 // The work-item helpers whose result is the same for the whole group
-// (they ignore the local ids they are given).
+// (they ignore the local ids they are given). A sub-group's id and size
+// are not: the last sub-group of a group may be smaller.
 static bool uniform_helper(StringRef name) {
   if (name == "__skein_ctx___skein_bounds_size")
     return true;   // an argument's size (bounds-checked mode)
   return name.starts_with("__skein_get_") && !name.contains("local_id") &&
-         !name.contains("global_id") && !name.contains("linear_id");
+         !name.contains("global_id") && !name.contains("linear_id") &&
+         !name.contains("sub_group_id") &&
+         name != "__skein_get_sub_group_size";
 }
 
 // Adds to out the blocks reachable from bb's branch without passing its

@@ -32,6 +32,16 @@ static const struct workitem {
   {"_Z20get_global_linear_idv", "__skein_get_global_linear_id", false,
    false},
   {"_Z19get_local_linear_idv", "__skein_get_local_linear_id", false, false},
+  /* Sub-groups (builtins/workitem.c says how they map onto work-items). */
+  {"_Z18get_sub_group_sizev", "__skein_get_sub_group_size", false, true},
+  {"_Z22get_max_sub_group_sizev", "__skein_get_max_sub_group_size", false,
+   true},
+  {"_Z18get_num_sub_groupsv", "__skein_get_num_sub_groups", false, true},
+  {"_Z27get_enqueued_num_sub_groupsv",
+   "__skein_get_enqueued_num_sub_groups", false, true},
+  {"_Z16get_sub_group_idv", "__skein_get_sub_group_id", false, true},
+  {"_Z22get_sub_group_local_idv", "__skein_get_sub_group_local_id", false,
+   true},
 };
 #define NUM_WORKITEMS (sizeof(workitems) / sizeof(workitems[0]))
 

@@ -16,12 +16,14 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                      cl_uint *num_platforms);
 
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
- * name. Only cl_khr_icd has one among the extensions Skein lists. */
+ * name: those of cl_khr_icd and cl_khr_subgroups among the extensions
+ * Skein lists. */
 static const struct {
   const char *name;
   void *fn;
 } icd_extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},
 };
 
 /* Returns the extension function called name, or NULL. */

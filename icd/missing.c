@@ -609,22 +609,6 @@ WEAK cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue,
   MISSING(CL_INVALID_OPERATION);
 }
 
-WEAK cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
-    cl_kernel in_kernel,
-    cl_device_id in_device,
-    cl_kernel_sub_group_info param_name,
-    size_t input_value_size,
-    const void *input_value,
-    size_t param_value_size,
-    void *param_value,
-    size_t *param_value_size_ret) {
-  /* CL_INVALID_KERNEL if in_kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(in_kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* CL_INVALID_OPERATION if device does not support subgroups
-   * (cl_khr_subgroups is not listed). */
-  MISSING(CL_INVALID_OPERATION);
-}
-
 WEAK cl_int CL_API_CALL clEnqueueSVMMigrateMem(
     cl_command_queue command_queue,
     cl_uint num_svm_pointers,

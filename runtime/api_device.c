@@ -65,6 +65,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_bit_ops"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
       /* Last: listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -85,6 +86,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
@@ -166,8 +168,18 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_bool, dev->images ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
   case CL_DEVICE_PIPE_SUPPORT:
+    RT_INFO_VALUE(cl_bool, CL_FALSE);
+  /* Sub-groups of a work-group run on one thread, one at a time, and
+   * switch only where a work-item waits (a barrier, a collective): one
+   * that spins on another sub-group's progress would never let it run. */
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
+  /* Sub-groups are runs of cc_sub_group_size() work-items (the SIMD
+   * width for 32-bit lanes): as many as fill the largest group. */
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+    RT_INFO_VALUE(cl_uint, (cl_uint)((dev->max_work_group_size +
+                                      cc_sub_group_size() - 1) /
+                                     cc_sub_group_size()));
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     RT_INFO_VALUE(cl_device_exec_capabilities, CL_EXEC_KERNEL);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:
@@ -359,7 +371,6 @@ static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
   case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
   case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
   case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     RT_INFO_VALUE(cl_uint, 0);
   /* "If the device cannot be partitioned ... a value of 0 will be

@@ -199,6 +199,7 @@ static ndrange_cmd *ndrange_create(cl_kernel k, const ndrange_dims *d,
   c->may_use_fibers = k->info->uses_barriers;
   c->wg = k->info->wg;
   c->launch.work_dim = d->work_dim;
+  c->launch.sub_group_size = k->info->sub_group_size;
   c->launch.args = c->slots;
   c->launch.hooks = sched_hooks(); /* fiber mode: run_fibers, barrier */
   for (int i = 0; i < 3; i++) {

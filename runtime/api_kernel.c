@@ -9,6 +9,7 @@
 #include "sampler.h"
 #include "info.h"
 #include "platform.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -379,15 +380,111 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(
   }
 }
 
+/* Sub-groups: runs of info->sub_group_size consecutive linear local ids
+ * (builtins/abi.h). The local size a ..._FOR_NDRANGE query is given, as
+ * its work-item count, or 0 if input_value/input_value_size do not make
+ * one: an array of 1 to 3 size_t, none of them 0. */
+static size_t sub_group_ndrange_items(size_t input_value_size,
+                                      const void *input_value) {
+  if (!input_value || input_value_size == 0 ||
+      input_value_size % sizeof(size_t) != 0 ||
+      input_value_size / sizeof(size_t) > 3)
+    return 0;
+  const size_t *local = input_value;
+  size_t items = 1;
+  for (size_t i = 0; i < input_value_size / sizeof(size_t); i++) {
+    if (local[i] == 0 || items > SIZE_MAX / local[i])
+      return 0;
+    items *= local[i];
+  }
+  return items;
+}
+
+/* CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT: count sub-groups of the full
+ * size in dimension 0, the other dimensions 1 (dims of them, from
+ * param_value_size); all 0 if the kernel cannot run that many. */
+static cl_int local_size_for_count(cl_kernel kernel, size_t count,
+                                   size_t param_value_size,
+                                   void *param_value,
+                                   size_t *param_value_size_ret) {
+  size_t dims = param_value_size / sizeof(size_t);
+  if (dims < 1)
+    dims = 1;
+  if (dims > 3)
+    dims = 3;
+  /* CL_INVALID_VALUE if the size in bytes specified by param_value_size
+   * is less than size of the return type ... and param_value is not
+   * NULL: an array of 1 to 3 size_t. */
+  RT_RETURN_IF(param_value && param_value_size % sizeof(size_t) != 0,
+               CL_INVALID_VALUE);
+  size_t sg = kernel->info->sub_group_size;
+  size_t local[3] = {0, 0, 0};
+  if (count > 0 && count <= kernel_max_wg(kernel) / sg) {
+    local[0] = count * sg;
+    local[1] = local[2] = 1;
+    /* A required work-group size admits only itself. */
+    const size_t *r = kernel->info->reqd_work_group_size;
+    if (r[0] && (r[0] != local[0] || r[1] > 1 || r[2] > 1))
+      local[0] = local[1] = local[2] = 0;
+  }
+  if (local[0] == 0)
+    local[1] = local[2] = 0;
+  return rt_info(param_value_size, param_value, param_value_size_ret, local,
+                 dims * sizeof(size_t));
+}
+
 cl_int CL_API_CALL clGetKernelSubGroupInfo(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,
     void *param_value, size_t *param_value_size_ret) {
-  (void)param_name, (void)input_value_size, (void)input_value;
-  (void)param_value_size, (void)param_value, (void)param_value_size_ret;
   /* CL_INVALID_KERNEL if kernel is a not a valid kernel object. */
   RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_DEVICE if device is not in the list of devices associated
+   * with kernel or if device is NULL but there is more than one device
+   * associated with kernel. */
   RT_RETURN_IF(!kernel_device_ok(kernel, device), CL_INVALID_DEVICE);
-  /* CL_INVALID_OPERATION if device does not support subgroups. */
-  RT_FAIL(CL_INVALID_OPERATION);
+  size_t sg = kernel->info->sub_group_size;
+  size_t items;
+  switch (param_name) {
+  case CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE:
+  case CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE:
+    /* CL_INVALID_VALUE if param_name is ..._FOR_NDRANGE ... and the size
+     * in bytes specified by input_value_size is not valid or if
+     * input_value is NULL. */
+    items = sub_group_ndrange_items(input_value_size, input_value);
+    RT_RETURN_IF(items == 0, CL_INVALID_VALUE);
+    if (param_name == CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE)
+      RT_INFO_VALUE(size_t, items < sg ? items : sg);
+    RT_INFO_VALUE(size_t, (items + sg - 1) / sg);
+  case CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT:
+    /* CL_INVALID_VALUE if param_name is
+     * CL_KERNEL_LOCAL_SIZE_FOR_SUB_GROUP_COUNT and the size in bytes
+     * specified by input_value_size is not valid or if input_value is
+     * NULL. */
+    RT_RETURN_IF(!input_value || input_value_size != sizeof(size_t),
+                 CL_INVALID_VALUE);
+    return local_size_for_count(kernel, *(const size_t *)input_value,
+                                param_value_size, param_value,
+                                param_value_size_ret);
+  case CL_KERNEL_MAX_NUM_SUB_GROUPS:
+    RT_INFO_VALUE(size_t, (kernel_max_wg(kernel) + sg - 1) / sg);
+  case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
+    /* Only SPIR-V can name a sub-group count; OpenCL C cannot. */
+    RT_INFO_VALUE(size_t, 0);
+  default:
+    /* CL_INVALID_VALUE if param_name is not one of the supported values. */
+    RT_FAIL(CL_INVALID_VALUE);
+  }
+}
+
+/* cl_khr_subgroups' name for the same query (the ICD dispatch table has a
+ * slot for each). */
+cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
+    cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
+    size_t input_value_size, const void *input_value, size_t param_value_size,
+    void *param_value, size_t *param_value_size_ret) {
+  return clGetKernelSubGroupInfo(kernel, device, param_name,
+                                 input_value_size, input_value,
+                                 param_value_size, param_value,
+                                 param_value_size_ret);
 }

@@ -16,7 +16,7 @@ static struct _cl_device_id rt_the_device;
  * adds RT_IMAGE_FEATURES. */
 #define RT_FEATURES                                                        \
   "__opencl_c_fp64 __opencl_c_int64 __opencl_c_fp16 "                      \
-  "__opencl_c_work_group_collective_functions "                            \
+  "__opencl_c_work_group_collective_functions __opencl_c_subgroups "       \
   "__opencl_c_atomic_order_acq_rel __opencl_c_atomic_order_seq_cst "       \
   "__opencl_c_atomic_scope_device __opencl_c_atomic_scope_all_devices "    \
   "__opencl_c_generic_address_space "                                      \
@@ -34,7 +34,8 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_local_int32_base_atomics "                                       \
   "cl_khr_local_int32_extended_atomics "                                   \
   "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "               \
-  "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic"
+  "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic "          \
+  "cl_khr_subgroups"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images"
 

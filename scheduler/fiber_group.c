@@ -38,9 +38,10 @@
 #define FIBER_TSAN 1
 #endif
 
-/* Work-group collectives need one 8-byte slot per work-item plus spares
- * for a group-wide result (see skein_group.collective). */
-#define COLLECTIVE_SLOTS (SCHED_MAX_GROUP_SIZE + 64)
+/* Work-group and sub-group collectives need two 8-byte slots per
+ * work-item plus spares for a group-wide result (see
+ * skein_group.collective). */
+#define COLLECTIVE_SLOTS (SKEIN_COLLECTIVE_SLOTS(SCHED_MAX_GROUP_SIZE) + 64)
 
 typedef struct fiber_run fiber_run;
 
@@ -343,6 +344,31 @@ static void fiber_barrier(skein_group *g) {
     switch_to(r, &self->ctx, next);
 }
 
+/* skein_hooks.sub_group_barrier: switches to the next work-item of the
+ * caller's sub-group that has not returned, in linear id order, wrapping
+ * around within the sub-group; other sub-groups are not involved. This
+ * composes with fiber_barrier: a sub-group's work-items meet its
+ * sub-group barriers and the group's barriers in the same order (the
+ * spec asks it of both), each yield hands on to the next of them, so the
+ * last to arrive at either kind of barrier is still the highest linear
+ * id that takes part. A kernel that breaks the rule gets wrong values,
+ * never a hang: every switch goes to a work-item that has not returned,
+ * and each work-item yields only finitely often. */
+static void fiber_sub_group_barrier(skein_group *g) {
+  fiber_item *self = g->fiber;
+  fiber_run *r = self->run;
+  unsigned size = g->launch->sub_group_size ? g->launch->sub_group_size : 1;
+  unsigned first = self->index / size * size;
+  unsigned count = r->n - first < size ? r->n - first : size;
+  for (unsigned k = 1; k < count; k++) {
+    fiber_item *it = &r->items[first + (self->index - first + k) % count];
+    if (!it->done) {
+      switch_to(r, &self->ctx, it);
+      return;
+    }
+  }
+}
+
 /* Linear local id i as (x, y, z), x fastest. */
 static void local_id_of(const skein_group *proto, unsigned i, uint64_t id[3]) {
   id[0] = i % proto->local_size[0];
@@ -456,6 +482,7 @@ static const skein_hooks fiber_hooks = {
     .run_fibers = fiber_run_group,
     .barrier = fiber_barrier,
     .address_kind = fiber_address_kind,
+    .sub_group_barrier = fiber_sub_group_barrier,
 };
 
 const skein_hooks *sched_hooks(void) { return &fiber_hooks; }

@@ -8,7 +8,7 @@
 # every stage).
 set(SKEIN_MODE_VARIANT_TESTS
   kernels barriers kernel-loops kernel-vector-loops kernel-types region
-  collectives collectives-half uniform-arith int-division
+  collectives collectives-half subgroups uniform-arith int-division
   builtins-async builtins-atomics builtins-atomics-c11 builtins-common
   builtins-integer generic-as program-globals)
 set(SKEIN_MODE_VARIANTS "fiber:SKEIN_MODE=fiber" "loop:SKEIN_MODE=loop"
