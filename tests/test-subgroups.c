@@ -168,6 +168,16 @@ static const char query_src[] =
     "  o[8] = (uint)(get_local_size(0) * get_local_size(1) *\n"
     "                get_local_size(2));\n"
     "  o[9] = (uint)get_enqueued_local_size(0);\n"
+    "}\n"
+    /* Queries only: loop mode (they are expressions of the local id). */
+    "kernel void plain_queries(global uint *q) {\n"
+    "  global uint *o = q + get_global_linear_id() * 6;\n"
+    "  o[0] = get_sub_group_size();\n"
+    "  o[1] = get_max_sub_group_size();\n"
+    "  o[2] = get_num_sub_groups();\n"
+    "  o[3] = get_enqueued_num_sub_groups();\n"
+    "  o[4] = get_sub_group_id();\n"
+    "  o[5] = get_sub_group_local_id();\n"
     "}\n";
 
 static void test_queries(cl_program prog, const shape *s) {
@@ -195,6 +205,18 @@ static void test_queries(cl_program prog, const shape *s) {
   run(k, s, local);
   REQUIRE_OK(clEnqueueReadBuffer(env.queue, b[0], CL_TRUE, 0,
                                  n * 10 * sizeof *q, q, 0, NULL, NULL));
+  /* The same queries from a kernel that only queries (loop mode). */
+  cl_kernel kp = clCreateKernel(prog, "plain_queries", &err);
+  REQUIRE_OK(err);
+  uint32_t *pq = calloc(n * 6, sizeof *pq);
+  cl_mem pb = test_buffer(&env, n * 6 * sizeof *pq, NULL);
+  REQUIRE_OK(clSetKernelArg(kp, 0, sizeof(cl_mem), &pb));
+  size_t plocal[3];
+  run(kp, s, plocal);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, pb, CL_TRUE, 0,
+                                 n * 6 * sizeof *pq, pq, 0, NULL, NULL));
+  clReleaseMemObject(pb);
+  clReleaseKernel(kp);
   if (!s->local[0])
     local[0] = q[9];   /* the driver's choice (1D) */
   sg_map m;
@@ -218,6 +240,14 @@ static void test_queries(cl_program prog, const shape *s) {
                         (uint32_t)(p->lid % sg_size), (uint32_t)all,
                         (uint32_t)any};
     CHECK_EQ(o[8], p->group_n);
+    for (int j = 0; j < 6; j++)
+      if (s->local[0] && pq[i * 6 + j] != want[j]) {
+        fprintf(stderr, "plain_queries %uD global %zu,%zu,%zu item %zu: "
+                "field %d is %u, want %u\n", s->dims, s->global[0],
+                s->global[1], s->global[2], i, j, pq[i * 6 + j], want[j]);
+        test_failures++;
+        bad++;
+      }
     for (int j = 0; j < 8; j++)
       if (o[j] != want[j]) {
         fprintf(stderr, "queries %uD global %zu,%zu,%zu item %zu: field %d "
@@ -230,6 +260,7 @@ static void test_queries(cl_program prog, const shape *s) {
   map_free(&m);
   test_release_buffers(b, 2);
   free(q);
+  free(pq);
   free(pred);
   clReleaseKernel(k);
 }
@@ -483,7 +514,8 @@ static const char sync_src[] =
     "  out[g] = r;\n"
     "}\n"
     /* A work-group barrier between sub-group collectives: every
-     * sub-group's sum goes through local memory to the whole group. */
+     * sub-group's sum goes through local memory to the whole group; and
+     * a work-group collective of the sub-groups' sums. */
     "kernel void mixed(global const int *in, global int *out,\n"
     "                  local int *l) {\n"
     "  size_t g = get_global_linear_id();\n"
@@ -496,7 +528,8 @@ static const char sync_src[] =
     "  for (uint k = 0; k < get_num_sub_groups(); k++)\n"
     "    t += l[k];\n"
     "  barrier(CLK_LOCAL_MEM_FENCE);\n"
-    "  out[g] = sub_group_scan_inclusive_add(t + (int)lid);\n"
+    "  out[g] = sub_group_scan_inclusive_add(t + (int)lid)\n"
+    "           + work_group_reduce_max(s);\n"
     "}\n"
     /* Breaks the rule (part of every sub-group leaves before a
      * collective the rest reaches): undefined values, but it must end. */
@@ -602,9 +635,18 @@ static void test_sync(cl_program prog, const shape *s) {
     int total = 0;
     for (size_t j = 0; j < m.places[i].group_n; j++)
       total += in[m.order[gfirst + j]];
-    int want = 0;
+    int want = 0, best = INT32_MIN;
     for (size_t j = 0; j <= me; j++)
       want += total + (int)m.places[m.order[first + j]].lid;
+    /* work_group_reduce_max of the sub-group sums. */
+    for (size_t f = 0; f < m.places[i].group_n; f += sg_size) {
+      int sum = 0;
+      for (size_t j = f; j < m.places[i].group_n && j < f + sg_size; j++)
+        sum += in[m.order[gfirst + j]];
+      if (sum > best)
+        best = sum;
+    }
+    want += best;
     if (out[i] != want) {
       fprintf(stderr, "mixed global %zu,%zu,%zu item %zu: %d, want %d\n",
               s->global[0], s->global[1], s->global[2], i, out[i], want);
@@ -637,6 +679,10 @@ static void test_modes(const char *all_src) {
   static const char *const region[] = {"queries", "coll_int", "coll_double",
                                        "coll_ulong", "neighbours", "mixed"};
   static const char *const fiber[] = {"diverge", "rule_breaker", "coll_half"};
+  if (!strstr(modes, "kernel plain_queries: loop mode")) {
+    fprintf(stderr, "plain_queries not in loop mode:\n%s", modes);
+    test_failures++;
+  }
   char line[128];
   for (size_t i = 0; i < sizeof region / sizeof region[0]; i++) {
     snprintf(line, sizeof line, "kernel %s: region mode", region[i]);
