@@ -88,52 +88,58 @@ bool workitem_id(const SCEV *s, CallInst **call, bool *global,
 // work-item id (id set: over the group's box of ids), or the iteration
 // number of a kernel loop (iterations set: 0 to that backedge-taken
 // count), which an affine recurrence {start, +, step} adds as step * i.
+// scale is a constant or a value computed at the check (a kernel
+// argument times a constant, as in row * n): the test computes each
+// term's spread with its sign at run time, and fails when a product or
+// the sum overflows.
 struct IdTerm {
   CallInst *id;
   bool global;
   unsigned dim;
-  int64_t scale;
+  const SCEV *scale;
   const SCEV *iterations;
   bool body_only;   // the check runs in iterations 0 to count - 1
 };
 
-// Whether scale * factor stays small enough (|product| < 2^20) that a
-// term's spread, with x below 2^32, is exact in 64 bits; product gets it.
-bool small_product(int64_t scale, const APInt &factor, int64_t *product) {
-  if (!factor.abs().ult(1u << 20))
+// Whether s contains a work-item id or a recurrence (a term to collect).
+bool has_terms(const SCEV *s) {
+  return SCEVExprContains(s, [](const SCEV *x) {
+    CallInst *call;
+    bool global;
+    unsigned dim;
+    return isa<SCEVAddRecExpr>(x) || workitem_id(x, &call, &global, &dim);
+  });
+}
+
+// Whether s can be computed at the check (at) without a term of its own.
+bool plain_at(const SCEV *s, ScalarEvolution &se, Instruction *at) {
+  if (has_terms(s))
     return false;
-  *product = scale * factor.getSExtValue();
-  return *product > -(1 << 20) && *product < (1 << 20);
+  SCEVExpander expand(se, at->getModule()->getDataLayout(), "bounds.box");
+  return expand.isSafeToExpandAt(s, at);
 }
 
 // The backedge-taken count of ar's loop, when the recurrence can become a
-// term: affine with a small constant step, and a count that can be
-// computed at the check (at) without a recurrence of its own (which
-// would make the test vary in an outer loop).
-const SCEV *foldable_count(const SCEVAddRecExpr *ar, int64_t scale,
-                           ScalarEvolution &se, Instruction *at,
-                           int64_t *product) {
-  if (!ar->isAffine())
-    return nullptr;
-  auto *step = dyn_cast<SCEVConstant>(ar->getStepRecurrence(se));
-  if (!step || !small_product(scale, step->getAPInt(), product))
+// term: affine with a step and a count that can be computed at the check
+// (at) without terms of their own (which would make the test vary in an
+// outer loop).
+const SCEV *foldable_count(const SCEVAddRecExpr *ar, ScalarEvolution &se,
+                           Instruction *at) {
+  if (!ar->isAffine() || !ar->getType()->isIntegerTy(64) ||
+      !plain_at(ar->getStepRecurrence(se), se, at))
     return nullptr;
   const SCEV *btc = se.getBackedgeTakenCount(ar->getLoop());
   if (isa<SCEVCouldNotCompute>(btc) || !btc->getType()->isIntegerTy() ||
-      btc->getType()->getIntegerBitWidth() > 64 ||
-      SCEVExprContains(btc, [](const SCEV *s) {
-        return isa<SCEVAddRecExpr>(s);
-      }))
+      btc->getType()->getIntegerBitWidth() > 64 || !plain_at(btc, se, at))
     return nullptr;
-  SCEVExpander expand(se, at->getModule()->getDataLayout(), "bounds.box");
-  return expand.isSafeToExpandAt(btc, at) ? btc : nullptr;
+  return btc;
 }
 
 // Adds s * scale to terms (a work-item id, or a kernel loop's iteration
 // through an affine recurrence) or others (the rest), looking through
-// sums and constant multiples: SCEV keeps 4 * (lid + s) as a product,
+// sums and products: SCEV keeps 4 * (lid + s) and n * lid as products,
 // and the id inside counts all the same. at is the check.
-void collect_terms(const SCEV *s, int64_t scale, ScalarEvolution &se,
+void collect_terms(const SCEV *s, const SCEV *scale, ScalarEvolution &se,
                    Instruction *at, std::vector<IdTerm> *terms,
                    SmallVectorImpl<const SCEV *> *others) {
   if (auto *add = dyn_cast<SCEVAddExpr>(s)) {
@@ -141,12 +147,20 @@ void collect_terms(const SCEV *s, int64_t scale, ScalarEvolution &se,
       collect_terms(op, scale, se, at, terms, others);
     return;
   }
-  int64_t product;
+  // A product with one factor holding terms: the others join the scale.
   if (auto *mul = dyn_cast<SCEVMulExpr>(s)) {
-    auto *c = dyn_cast<SCEVConstant>(mul->getOperand(0));
-    if (mul->getNumOperands() == 2 && c &&
-        small_product(scale, c->getAPInt(), &product)) {
-      collect_terms(mul->getOperand(1), product, se, at, terms, others);
+    SmallVector<const SCEV *, 4> factors;
+    const SCEV *inner = nullptr;
+    for (const SCEV *op : mul->operands()) {
+      if (has_terms(op) && !inner)
+        inner = op;
+      else
+        factors.push_back(op);
+    }
+    const SCEV *rest_of = factors.empty() ? nullptr : se.getMulExpr(factors);
+    if (inner && rest_of && !has_terms(rest_of)) {
+      collect_terms(inner, se.getMulExpr(scale, rest_of), se, at, terms,
+                    others);
       return;
     }
   }
@@ -154,35 +168,36 @@ void collect_terms(const SCEV *s, int64_t scale, ScalarEvolution &se,
   // backedge-taken count wherever the check runs (inside the loop, or
   // after it on the last iteration's value).
   if (auto *ar = dyn_cast<SCEVAddRecExpr>(s)) {
-    if (const SCEV *btc = foldable_count(ar, scale, se, at, &product)) {
+    const SCEV *btc = foldable_count(ar, se, at);
+    const SCEV *step = se.getMulExpr(scale, ar->getStepRecurrence(se));
+    if (btc && plain_at(step, se, at)) {
       // A loop that leaves only at its header (as a "for" loop does
       // before rotation) runs its body one time fewer than its header:
       // a check in the body never sees the last value.
       const Loop *l = ar->getLoop();
       bool body_only = l->contains(at) && at->getParent() != l->getHeader() &&
                        l->getExitingBlock() == l->getHeader();
-      terms->push_back({nullptr, false, 0, product, btc, body_only});
+      terms->push_back({nullptr, false, 0, step, btc, body_only});
       collect_terms(ar->getStart(), scale, se, at, terms, others);
       return;
     }
   }
   IdTerm t;
-  if (workitem_id(s, &t.id, &t.global, &t.dim)) {
+  if (workitem_id(s, &t.id, &t.global, &t.dim) && plain_at(scale, se, at)) {
     t.scale = scale;
     t.iterations = nullptr;
     t.body_only = false;
     terms->push_back(t);
   } else {
-    others->push_back(se.getMulExpr(se.getConstant(s->getType(), scale), s));
+    others->push_back(se.getMulExpr(scale, s));
   }
 }
 
-// Splits off into rest + sum of terms (|c| < 2^20); false if no term is
-// found.
+// Splits off into rest + sum of terms; false if no term is found.
 bool split_offset(const SCEV *off, ScalarEvolution &se, Instruction *at,
                   std::vector<IdTerm> *terms, const SCEV **rest) {
   SmallVector<const SCEV *, 8> others;
-  collect_terms(off, 1, se, at, terms, &others);
+  collect_terms(off, se.getOne(off->getType()), se, at, terms, &others);
   if (terms->empty())
     return false;
   *rest = others.empty() ? se.getZero(off->getType()) : se.getAddExpr(others);
@@ -226,7 +241,6 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
     return;
   std::vector<IdTerm> terms;
   const SCEV *rest;
-  // (Each term's spread is below 2^52: a few dozen keep the sum exact.)
   if (!split_offset(a.se.getSCEV(off), a.se, check, &terms, &rest) ||
       terms.size() > 64)
     return;
@@ -236,18 +250,24 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
   Module &m = *check->getModule();
   IRBuilder<> b(check);
   Type *i64 = b.getInt64Ty(), *i32 = b.getInt32Ty();
-  FunctionCallee local_size = m.getOrInsertFunction(
-      "_Z14get_local_sizej", FunctionType::get(i64, {i32}, false));
   auto size_query = [&](const char *name) {
     return m.getOrInsertFunction(name, FunctionType::get(i64, {i32}, false));
   };
+  FunctionCallee local_size = size_query("_Z14get_local_sizej");
   FunctionCallee group_id = size_query("_Z12get_group_idj");
   FunctionCallee enqueued_size = size_query("_Z23get_enqueued_local_sizej");
   FunctionCallee global_offset = size_query("_Z17get_global_offsetj");
-  // lo: rest plus each term at its smallest; span: the widest spread.
+  // lo: rest plus each term at its smallest; span: the widest spread (the
+  // sum of |scale| * last, which must not overflow: then every offset of
+  // the box is lo plus at most span, exactly).
   Value *lo = expand.expandCodeFor(rest, i64, check);
   Value *span = b.getInt64(0);
   Value *ok = b.getTrue();
+  auto checked = [&](Intrinsic::ID op, Value *x, Value *y) {
+    Value *r = b.CreateBinaryIntrinsic(op, x, y);
+    ok = b.CreateAnd(ok, b.CreateNot(b.CreateExtractValue(r, 1)));
+    return b.CreateExtractValue(r, 0);
+  };
   for (const IdTerm &t : terms) {
     Value *last, *first = b.getInt64(0);
     if (t.iterations) {   // iterations 0 to the backedge-taken count
@@ -255,11 +275,8 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
       last = b.CreateZExt(btc, i64);
       if (t.body_only)   // a count of 0 wraps and fails the test below
         last = b.CreateSub(last, b.getInt64(1));
-      ok = b.CreateAnd(ok, b.CreateICmpULT(last, b.getInt64(1ull << 32)));
     } else {
       Value *size = b.CreateCall(local_size, {b.getInt32(t.dim)});
-      // Local sizes above 2^32 would not keep scale * size exact.
-      ok = b.CreateAnd(ok, b.CreateICmpULT(size, b.getInt64(1ull << 32)));
       last = b.CreateSub(size, b.getInt64(1));   // size >= 1
     }
     // The first id of the group: 0 for a local id, the group's first
@@ -280,14 +297,15 @@ void add_box_test(ICmpInst *check, Analyses &a, const DataLayout &dl) {
                                     b.getInt64(1));
       last = b.CreateBinaryIntrinsic(Intrinsic::umin, last, to_bound);
     }
-    uint64_t magnitude =
-        t.scale < 0 ? -(uint64_t)t.scale : (uint64_t)t.scale;
-    Value *spread = b.CreateMul(last, b.getInt64(magnitude));
-    Value *at_first = b.CreateMul(first, b.getInt64((uint64_t)t.scale));
-    lo = b.CreateAdd(lo, at_first);
-    if (t.scale < 0)
-      lo = b.CreateSub(lo, spread);
-    span = b.CreateAdd(span, spread);
+    Value *scale = expand.expandCodeFor(t.scale, i64, check);
+    Value *magnitude = b.CreateBinaryIntrinsic(Intrinsic::abs, scale,
+                                               b.getFalse());
+    Value *spread = checked(Intrinsic::umul_with_overflow, last, magnitude);
+    lo = b.CreateAdd(lo, b.CreateMul(first, scale));
+    // A negative scale reaches its smallest at the last id.
+    lo = b.CreateSub(lo, b.CreateSelect(b.CreateICmpSLT(scale, b.getInt64(0)),
+                                        spread, b.getInt64(0)));
+    span = checked(Intrinsic::uadd_with_overflow, span, spread);
   }
   Value *hi = b.CreateAdd(lo, span);
   ok = b.CreateAnd(ok, b.CreateAnd(b.CreateICmpUGE(hi, lo),
@@ -385,6 +403,21 @@ void forward_records(Function &f) {
   const DataLayout &dl = f.getParent()->getDataLayout();
   BasicBlock &entry = f.getEntryBlock();
   MDNode *invariant = MDNode::get(f.getContext(), {});
+  // Loads from the launch a work-group function is given (its first
+  // argument, wg_gen.c; nothing writes it while the command runs), which
+  // the work-item builtins make in every work-item loop, are invariant
+  // too.
+  Argument *launch_arg = nullptr;
+  if ((f.getName().starts_with("__skein_wg_") ||
+       f.getName().starts_with("__skein_rwg_")) &&
+      f.arg_size() == 5 && f.getArg(0)->getType()->isPointerTy())
+    launch_arg = f.getArg(0);
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *ld = dyn_cast<LoadInst>(&i))
+        if (launch_arg && !ld->isVolatile() &&
+            getUnderlyingObject(ld->getPointerOperand()) == launch_arg)
+          ld->setMetadata(LLVMContext::MD_invariant_load, invariant);
   for (Instruction &i : entry) {
     if (StructType *st = abi_record(i, "struct.skein_group")) {
       if (st->getNumElements() <= G_FIBER)

@@ -57,6 +57,10 @@ static const char *source =
     "  size_t i = get_global_id(0);\n"
     "  for (uint k = 0; k < m; k++) out[i * 8 + k] = (int)(i + k);\n"
     "}\n"
+    "kernel void rows_signed(global int *out, long base, long stride) {\n"
+    "  long i = get_global_id(0);\n"
+    "  for (uint k = 0; k < 8; k++) out[base + i * stride + k] = (int)i;\n"
+    "}\n"
     "kernel void backwards(global const int *in, global int *out, uint n,\n"
     "                      uint skew) {\n"
     "  size_t top = (size_t)n - 1 + skew;\n"
@@ -406,6 +410,42 @@ static void test_rows(cl_program p, const char *mode) {
   clReleaseMemObject(bo);
 }
 
+/* Rows at a stride given at run time, of either sign (a scale the box
+ * test computes at run time): base 504 with stride -8 puts work-item 63's
+ * row at 0, base 503 one element before the buffer. */
+static void test_rows_signed(cl_program p, const char *mode) {
+  enum { N = 64 };
+  cl_mem bo = buffer(N * 8 * sizeof(int), NULL);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "rows_signed", &err);
+  REQUIRE_OK(err);
+  char text[4096];
+  const cl_long cases[][2] = {{0, 8}, {504, -8}, {503, -8}, {8, 8}};
+  for (int c = 0; c < 4; c++) {
+    cl_long base = cases[c][0], stride = cases[c][1];
+    SET_ARGS(k, {sizeof bo, &bo}, {sizeof base, &base},
+             {sizeof stride, &stride});
+    cl_int st = run(k, N, 16, text, sizeof text);
+    if (c >= 2) {
+      CHECK_EQ(st, CL_OUT_OF_RESOURCES);
+      /* (Which of the work-items past the end is named is not fixed.) */
+      check_report(mode, text, c == 2 ? "store of 4 bytes at offset -4 of "
+                                        "argument 0 (2048 bytes)"
+                                      : "of argument 0 (2048 bytes), line");
+      continue;
+    }
+    CHECK_EQ(st, CL_COMPLETE);
+    int out[N * 8], bad = 0;
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                   0, NULL, NULL));
+    for (int i = 0; i < N * 8; i++)
+      bad += out[i] != (stride > 0 ? i / 8 : N - 1 - i / 8);
+    CHECK_EQ(bad, 0);
+  }
+  clReleaseKernel(k);
+  clReleaseMemObject(bo);
+}
+
 /* A loop reading backwards from in[n - 1 + skew]: skew = 1 reads one past
  * the end in the first iteration. */
 static void test_backwards(cl_program p, const char *mode) {
@@ -486,6 +526,7 @@ int main(void) {
     test_guarded(p, name);
     test_window(p, name);
     test_rows(p, name);
+    test_rows_signed(p, name);
     test_backwards(p, name);
     test_reduce(p, name);
     clReleaseProgram(p);
