@@ -11,6 +11,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -59,6 +60,12 @@ char *fz_take_until(fz_in *in, const char *sep, size_t *len_out);
  * CL_SUCCESS must leave CL_BUILD_SUCCESS, a failure CL_BUILD_ERROR (or
  * CL_BUILD_NONE for option errors). Aborts otherwise. */
 void fz_check_build_info(cl_program p, cl_int err, const char *call);
+/* Set by targets whose inputs are OpenCL C (build, link): a build the
+ * crash guard saved from a crash or fatal error inside LLVM or Skein's
+ * compiler (its log says "internal compiler error" or "LLVM crashed") is
+ * then a finding, so the input is saved. fuzz_binary leaves it unset:
+ * LLVM's bitcode reader crashes on crafted bitcode (docs/reliability.md). */
+extern bool fz_guarded_crash_is_finding;
 
 /* Creates every kernel of a built program and queries its program,
  * kernel, argument and work-group information, checking each answer's

@@ -20,6 +20,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc;
   (void)argv;
   fz_setup();
+  fz_guarded_crash_is_finding = true;
   ctx = fz_context();
   return 0;
 }

@@ -142,6 +142,8 @@ static char *get_build_log(void *ctx, size_t size, cl_int *err) {
   return s;
 }
 
+bool fz_guarded_crash_is_finding;
+
 void fz_check_build_info(cl_program p, cl_int err, const char *call) {
   cl_build_status st = 99;
   FZ_EXPECT("clGetProgramBuildInfo(STATUS)",
@@ -160,7 +162,14 @@ void fz_check_build_info(cl_program p, cl_int err, const char *call) {
                                              &size),
                        CL_OUT_OF_HOST_MEMORY);
   build_log_ctx ctx = {p};
-  free(info_string("CL_PROGRAM_BUILD_LOG", e, size, get_build_log, &ctx));
+  char *log = info_string("CL_PROGRAM_BUILD_LOG", e, size, get_build_log,
+                          &ctx);
+  if (log && fz_guarded_crash_is_finding &&
+      (strstr(log, "internal compiler error: LLVM") ||
+       strstr(log, "LLVM crashed")))
+    fz_fail("%s: the crash guard caught a crash inside the build:\n%s", call,
+            log);
+  free(log);
   char opts[4096];
   FZ_EXPECT("clGetProgramBuildInfo(OPTIONS)",
             clGetProgramBuildInfo(p, fz_device, CL_PROGRAM_BUILD_OPTIONS,
