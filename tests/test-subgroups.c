@@ -531,13 +531,20 @@ static const char sync_src[] =
     "  out[g] = sub_group_scan_inclusive_add(t + (int)lid)\n"
     "           + work_group_reduce_max(s);\n"
     "}\n"
-    /* Breaks the rule (part of every sub-group leaves before a
-     * collective the rest reaches): undefined values, but it must end. */
+    /* Breaks the rules (part of every sub-group leaves before a
+     * collective the rest reaches; members of one sub-group meet
+     * different numbers of collectives; some meet a sub-group barrier
+     * where others meet the group's): undefined values, but it must
+     * end. */
     "kernel void rule_breaker(global int *out) {\n"
-    "  if (get_sub_group_local_id() % 3 == 1) return;\n"
-    "  out[get_global_linear_id()] = sub_group_reduce_add(1);\n"
-    "  sub_group_barrier(CLK_GLOBAL_MEM_FENCE);\n"
-    "  out[get_global_linear_id()] += sub_group_any(1);\n"
+    "  uint sl = get_sub_group_local_id();\n"
+    "  if (sl % 3 == 1) return;\n"
+    "  int r = sub_group_reduce_add(1);\n"
+    "  for (uint i = 0; i < sl; i++)\n"
+    "    r += sub_group_scan_inclusive_add((int)i);\n"
+    "  if (sl & 1) sub_group_barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  else barrier(CLK_GLOBAL_MEM_FENCE);\n"
+    "  out[get_global_linear_id()] = r + sub_group_any(1);\n"
     "}\n";
 
 static void run_sync(cl_program prog, const char *name, const shape *s,
