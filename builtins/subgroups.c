@@ -1,5 +1,5 @@
 /* This file contains the sub-group functions of OpenCL C 3.0 section
- * 6.15.20 with __opencl_c_subgroups (cl_khr_subgroups) that need the
+ * 6.15.20 with __opencl_c_subgroups (and of cl_khr_subgroups) that need the
  * work-item's group: sub_group_barrier, sub_group_all/any/broadcast and
  * sub_group_reduce/scan_inclusive/scan_exclusive of add, min and max,
  * reached through the __skein_ctx_ rewrite (see sync.c). The sub-group

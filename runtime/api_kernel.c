@@ -477,8 +477,9 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(
   }
 }
 
-/* cl_khr_subgroups' name for the same query (the ICD dispatch table has a
- * slot for each). */
+/* cl_khr_subgroups' name for the same query: the ICD dispatch table has a
+ * slot for each, and loaders export both, so applications reach it even
+ * though the extension is not listed (runtime/device.c says why). */
 cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,
