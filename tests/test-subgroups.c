@@ -495,7 +495,7 @@ static const char sync_src[] =
     "}\n"
     /* Sub-groups take different paths, each meeting its own collectives
      * (as many as its id), and one that meets none; a sub_group_barrier
-     * only the odd sub-groups reach. */
+     * only some sub-groups reach; then a work-group collective. */
     "kernel void diverge(global const int *in, global int *out,\n"
     "                    local int *l) {\n"
     "  size_t g = get_global_linear_id();\n"
@@ -511,7 +511,7 @@ static const char sync_src[] =
     "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
     "    r += l[lid - get_sub_group_local_id()];\n"
     "  }\n"
-    "  out[g] = r;\n"
+    "  out[g] = r + work_group_reduce_add(x);\n"
     "}\n"
     /* A work-group barrier between sub-group collectives: every
      * sub-group's sum goes through local memory to the whole group; and
@@ -624,6 +624,9 @@ static void test_sync(cl_program prog, const shape *s) {
       }
       want = rme + r0;
     }
+    size_t gfirst = m.pos[i] - m.places[i].lid;
+    for (size_t j = 0; j < m.places[i].group_n; j++)
+      want += in[m.order[gfirst + j]];
     if (out[i] != want) {
       fprintf(stderr, "diverge global %zu,%zu,%zu item %zu: %d, want %d\n",
               s->global[0], s->global[1], s->global[2], i, out[i], want);
