@@ -531,6 +531,18 @@ static const char sync_src[] =
     "  out[g] = sub_group_scan_inclusive_add(t + (int)lid)\n"
     "           + work_group_reduce_max(s);\n"
     "}\n"
+    /* Sub-group collectives in a loop every work-item runs equally
+     * often (region mode cuts it), carrying values across iterations. */
+    "kernel void looped(global const int *in, global int *out,\n"
+    "                   local int *l) {\n"
+    "  size_t g = get_global_linear_id();\n"
+    "  int x = in[g], r = 0, iters = (int)get_num_sub_groups() % 4 + 3;\n"
+    "  for (int i = 0; i < iters; i++) {\n"
+    "    r += sub_group_scan_exclusive_add(x + i);\n"
+    "    x = sub_group_broadcast(x, (uint)i % get_sub_group_size()) ^ i;\n"
+    "  }\n"
+    "  out[g] = r;\n"
+    "}\n"
     /* Breaks the rules (part of every sub-group leaves before a
      * collective the rest reaches; members of one sub-group meet
      * different numbers of collectives; some meet a sub-group barrier
@@ -665,6 +677,33 @@ static void test_sync(cl_program prog, const shape *s) {
     }
   }
 
+  run_sync(prog, "looped", s, in, out, lbytes);
+  {
+    for (size_t i = 0; i < n && bad < 5; i++) {
+      size_t first, count;
+      sub_group_of(&m, i, &first, &count);
+      /* The group's sub-group count decides its trip count. */
+      int iters = (int)((m.places[i].group_n + sg_size - 1) / sg_size % 4) + 3;
+      size_t me = m.pos[i] - first;
+      int xs[16], r = 0;
+      for (size_t j = 0; j < count; j++)
+        xs[j] = in[m.order[first + j]];
+      for (int it = 0; it < iters; it++) {
+        for (size_t j = 0; j < me; j++)
+          r += xs[j] + it;
+        int b = xs[(size_t)it % count];
+        for (size_t j = 0; j < count; j++)
+          xs[j] = b ^ it;
+      }
+      if (out[i] != r) {
+        fprintf(stderr, "looped global %zu,%zu,%zu item %zu: %d, want %d\n",
+                s->global[0], s->global[1], s->global[2], i, out[i], r);
+        test_failures++;
+        bad++;
+      }
+    }
+  }
+
   /* Undefined results; finishing (no hang, no crash) is the test. */
   run_sync(prog, "rule_breaker", s, NULL, out, 0);
   map_free(&m);
@@ -687,7 +726,8 @@ static void test_modes(const char *all_src) {
   char *modes = test_capture_end(&capture);
   unsetenv("SKEIN_DUMP");
   static const char *const region[] = {"queries", "coll_int", "coll_double",
-                                       "coll_ulong", "neighbours", "mixed"};
+                                       "coll_ulong", "neighbours", "mixed",
+                                       "looped"};
   static const char *const fiber[] = {"diverge", "rule_breaker", "coll_half"};
   if (!strstr(modes, "kernel plain_queries: loop mode")) {
     fprintf(stderr, "plain_queries not in loop mode:\n%s", modes);
