@@ -139,7 +139,8 @@ static unsigned fp_vector_phi_lanes(llvm::Function &func) {
   for (llvm::BasicBlock &bb : func)
     for (llvm::PHINode &phi : bb.phis())
       if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(phi.getType()))
-        if (vt->getElementType()->isFloatingPointTy())
+        if (vt->getElementType()->isFloatingPointTy() ||
+            vt->getElementType()->isIntegerTy())
           lanes += vt->getNumElements() *
                    ((vt->getScalarSizeInBits() + 31) / 32);
   return lanes;

@@ -573,11 +573,18 @@ static fp_profile profile_fp(LLVMValueRef fn) {
       LLVMTypeKind k = LLVMGetTypeKind(vector ? LLVMGetElementType(t) : t);
       bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
                 k == LLVMHalfTypeKind;
+      /* Integer vectors (int2 ... int16) count too; scalar integer
+       * arithmetic is mostly addressing and does not. */
+      bool int_vector = vector && k == LLVMIntegerTypeKind;
       p.ops += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
                       op == LLVMFDiv || op == LLVMCall);
-      if (fp && k != LLVMHalfTypeKind && vector &&
-          LLVMGetVectorSize(t) > p.widest)
-        p.widest = LLVMGetVectorSize(t);
+      p.ops += int_vector && (op == LLVMAdd || op == LLVMSub ||
+                              op == LLVMMul || op == LLVMShl ||
+                              op == LLVMAnd || op == LLVMOr ||
+                              op == LLVMXor);
+      if ((fp && k != LLVMHalfTypeKind && vector) || int_vector)
+        if (LLVMGetVectorSize(t) > p.widest)
+          p.widest = LLVMGetVectorSize(t);
     }
   return p;
 }

@@ -2,8 +2,10 @@
  * vector values: Skein splits such kernels into lanes and vectorises
  * the work-item loop across work-items (compiler/wg_gen.c). Uniform and
  * per-work-item trip counts, float and double, group sizes that leave
- * partial vectors; and a loop storing vectors, which stays unsplit. Every kernel
- * uses fma, so the host computes the same values bit for bit. */
+ * partial vectors; and a loop storing vectors, which stays unsplit. Every
+ * floating-point kernel uses fma, so the host computes the same values
+ * bit for bit; integer chains (uint2, uint8, ulong4, uchar16) wrap as
+ * unsigned arithmetic does on the host. */
 #include "test_util.h"
 #include <math.h>
 #include <stdint.h>
@@ -36,6 +38,24 @@ static const char *source =
     "  }\n"
     "  o[g] = acc + t;\n"
     "}\n"
+    /* Integer vectors carried by a loop (split into lanes like the
+     * floating-point ones): wrapping unsigned arithmetic, exact on the
+     * host too. */
+    "#define ISTEP(x, y) x = y * x + y; y = (x ^ (y << 3)) + x;\n"
+    "#define ICHAIN(T, S, N) \\\n"
+    "kernel void ichain_##T(global T *o, uint a, int n) { \\\n"
+    "  size_t g = get_global_id(0); \\\n"
+    "  T x = (T)((S)a) + (T)(N), y = (T)((S)g); \\\n"
+    "  for (int i = 0; i < n; i++) { \\\n"
+    "    ISTEP(x, y) ISTEP(x, y) ISTEP(x, y) ISTEP(x, y) \\\n"
+    "  } \\\n"
+    "  o[g] = x + y; \\\n"
+    "}\n"
+    "ICHAIN(uint2, uint, (uint2)(0, 1))\n"
+    "ICHAIN(uint8, uint, (uint8)(0, 1, 2, 3, 4, 5, 6, 7))\n"
+    "ICHAIN(ulong4, ulong, (ulong4)(0, 1, 2, 3))\n"
+    "ICHAIN(uchar16, uchar, (uchar16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "
+    "11, 12, 13, 14, 15))\n"
     "kernel void store8(global float8 *o, float c, int n) {\n"
     "  size_t g = get_global_id(0);\n"
     "  float8 x = (float8)((float)(g % 97) * 0.01f);\n"
@@ -179,6 +199,49 @@ static void test_store8(test_env *env, cl_program p) {
   clReleaseKernel(k);
 }
 
+/* ichain_T: lanes of `bits` bits each, lane c starting at a + c. */
+static void test_ichain(test_env *env, cl_program p, const char *type,
+                        unsigned lanes, unsigned bits) {
+  char name[32];
+  snprintf(name, sizeof name, "ichain_%s", type);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE_OK(err);
+  size_t bytes = (size_t)N * lanes * bits / 8;
+  unsigned char *out = malloc(bytes);
+  cl_mem o = clCreateBuffer(env->context, 0, bytes, NULL, &err);
+  REQUIRE_OK(err);
+  cl_uint a = 0x9e3779b9u;
+  int n = 5;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  size_t global = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, bytes, out, 0,
+                                 NULL, NULL));
+  uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
+  int bad = 0;
+  for (size_t g = 0; g < N; g++)
+    for (unsigned c = 0; c < lanes; c++) {
+      uint64_t x = ((a & mask) + c) & mask, y = g & mask;
+      for (int i = 0; i < n * 4; i++) {
+        x = (y * x + y) & mask;
+        y = ((x ^ (y << 3)) + x) & mask;
+      }
+      uint64_t want = (x + y) & mask, got = 0;
+      memcpy(&got, out + (g * lanes + c) * bits / 8, bits / 8);
+      if (got != want && bad++ < 3)
+        fprintf(stderr, "%s[%zu].s%u = %llx, want %llx\n", name, g, c,
+                (unsigned long long)got, (unsigned long long)want);
+    }
+  CHECK_EQ(bad, 0);
+  free(out);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -187,6 +250,10 @@ int main(void) {
   test_chain16(&env, p);
   test_varying4(&env, p);
   test_store8(&env, p);
+  test_ichain(&env, p, "uint2", 2, 32);
+  test_ichain(&env, p, "uint8", 8, 32);
+  test_ichain(&env, p, "ulong4", 4, 64);
+  test_ichain(&env, p, "uchar16", 16, 8);
   clReleaseProgram(p);
   test_teardown(&env);
   return test_finish("kernel-vector-loops");
