@@ -16,7 +16,8 @@ typedef struct skein_hooks skein_hooks;
 typedef struct skein_launch {
   uint32_t work_dim;          /* 1..3 */
   /* The kernel's sub-group size (the compiler's SIMD width for 32-bit
-   * lanes: cc_kernel_info.sub_group_size). Sub-group k of a group is the
+   * lanes: cc_kernel_info.sub_group_size; a power of two, which region
+   * mode relies on). Sub-group k of a group is the
    * work-items of linear local id k * sub_group_size up to the next
    * multiple or the group's end (the last one may be smaller). */
   uint32_t sub_group_size;

@@ -263,17 +263,43 @@ static bool syncs_uniform(Cutter &c) {
   return true;
 }
 
-// A sub-group collective's own region: every work-item calls the
-// library's function with its ids in the group (it deposits its value;
-// the last of each sub-group computes the sub-group's results into the
-// members' slots; the sub-group barrier hook does nothing), in linear id
+// A sub-group collective's own region: every work-item deposits its
+// value in its sub-group slot, n + 1 + lid; the last of each sub-group
+// (lid + 1 a multiple of the sub-group size, or the group's last) then
+// calls the library's function with its ids in the group, which deposits
+// again and computes the sub-group's results into the members' slots
+// (its sub-group barrier hook does nothing). The loop runs in linear id
 // order, so each sub-group's last member comes after the others. After
-// the cut each work-item reads its result from its slot, n + 1 + lid.
+// the cut each work-item reads its result from its slot.
 static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
   Function *F = c.F;
   Value *g = F->getArg(RP_GROUP);
+  Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
   CallInst *call = s.call;
   IRBuilder<> b(call);
+  Value *slots_here = b.CreateLoad(
+      b.getPtrTy(), group_field(b, c.group_ty, g, G_COLLECTIVE));
+  Value *own = b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid);
+  b.CreateStore(call->getArgOperand(1),
+                b.CreateInBoundsGEP(b.getInt64Ty(), slots_here, own));
+  Value *launch = b.CreateLoad(b.getPtrTy(),
+                               group_field(b, c.group_ty, g, G_LAUNCH));
+  Value *size = b.CreateZExt(
+      b.CreateLoad(b.getInt32Ty(),
+                   b.CreateStructGEP(c.launch_ty, launch, L_SUB_GROUP_SIZE)),
+      b.getInt64Ty());
+  // The size is a power of two (cc_sub_group_size): a mask, not a
+  // division, per work-item.
+  Value *mask = b.CreateSub(
+      b.CreateBinaryIntrinsic(Intrinsic::umax, size, b.getInt64(1)),
+      b.getInt64(1));
+  Value *next = b.CreateAdd(lid, b.getInt64(1));
+  Value *last = b.CreateOr(
+      b.CreateICmpEQ(b.CreateAnd(next, mask), b.getInt64(0)),
+      b.CreateICmpEQ(next, n));
+  Instruction *then = SplitBlockAndInsertIfThen(last, call, false);
+  call->moveBefore(then);
+  b.SetInsertPoint(call);
   for (unsigned d = 0; d < 3; d++)
     b.CreateStore(F->getArg(RP_LX + d),
                   group_field(b, c.group_ty, g, G_LOCAL_ID, (int)d));
@@ -281,9 +307,9 @@ static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
   Value *slots = b.CreateLoad(b.getPtrTy(),
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
-  Value *idx = b.CreateAdd(b.CreateAdd(F->getArg(RP_N), b.getInt64(1)),
-                           F->getArg(RP_LID));
-  Value *p = b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx);
+  Value *p = b.CreateInBoundsGEP(
+      b.getInt64Ty(), slots,
+      b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid));
   auto *r = b.CreateLoad(call->getType(), p, "sub_group_result");
   call->replaceAllUsesWith(r);
 }
