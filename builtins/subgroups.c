@@ -18,10 +18,11 @@
  * before it has deposited its next value. Other sub-groups may be
  * anywhere else in the kernel meanwhile.
  *
- * Region mode (compiler/region.cpp) calls the same functions once per
- * work-item in linear id order, for every work-item of the group, with a
- * sub_group_barrier hook that returns at once, and reads each work-item's
- * result from its slot after the cut. */
+ * Region mode (compiler/region.cpp) deposits every work-item's value in
+ * its slot in linear id order and calls the same functions for the last
+ * work-item of each sub-group only, with a sub_group_barrier hook that
+ * returns at once; each work-item reads its result from its slot after
+ * the cut. */
 #include "collective_ops.h"
 
 /* The caller's sub-group: its first linear id and how many it has. */
