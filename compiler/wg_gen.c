@@ -552,10 +552,11 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
   return offset;
 }
 
-/* What hint_interleave needs to know of fn's floating-point work: how
- * many operations (arithmetic instructions and calls; after inlining, the
- * builtins' fma/sqrt/... intrinsics), and the most lanes of any
- * floating-point vector value (1: none). */
+/* What hint_interleave needs to know of fn's arithmetic: how many
+ * operations (floating-point arithmetic instructions and calls; after
+ * inlining, the builtins' fma/sqrt/... intrinsics; integer vector
+ * arithmetic), and the most lanes of any floating-point or integer
+ * vector value (1: none). */
 typedef struct fp_profile {
   unsigned ops;
   unsigned widest;
@@ -582,7 +583,7 @@ static fp_profile profile_fp(LLVMValueRef fn) {
                               op == LLVMMul || op == LLVMShl ||
                               op == LLVMAnd || op == LLVMOr ||
                               op == LLVMXor);
-      if ((fp && k != LLVMHalfTypeKind && vector) || int_vector)
+      if ((fp && vector) || int_vector)
         if (LLVMGetVectorSize(t) > p.widest)
           p.widest = LLVMGetVectorSize(t);
     }
@@ -595,7 +596,7 @@ unsigned cc_interleave_count(void) {
   return count >= 1 && count <= 16 ? (unsigned)count : 4;
 }
 
-/* A compute-bound kernel written in float4 or double8 runs one work-item
+/* A compute-bound kernel written in float4, double8, int4 or half8 runs one work-item
  * at a time: LLVM's vectorisers do not widen values that are vectors
  * already. Split its vectors into lanes first; each lane is then an
  * independent chain across 16 work-items. Only kernels whose loops carry

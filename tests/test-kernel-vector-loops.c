@@ -3,9 +3,11 @@
  * the work-item loop across work-items (compiler/wg_gen.c). Uniform and
  * per-work-item trip counts, float and double, group sizes that leave
  * partial vectors; and a loop storing vectors, which stays unsplit. Every
- * floating-point kernel uses fma, so the host computes the same values
+ * float and double kernel uses fma, so the host computes the same values
  * bit for bit; integer chains (uint2, uint8, ulong4, uchar16) wrap as
- * unsigned arithmetic does on the host. */
+ * unsigned arithmetic does on the host; half chains (half2, half8) are
+ * compared with a tolerance that tells lanes apart. */
+#include "half_ref.h"
 #include "test_util.h"
 #include <math.h>
 #include <stdint.h>
@@ -56,6 +58,24 @@ static const char *source =
     "ICHAIN(ulong4, ulong, (ulong4)(0, 1, 2, 3))\n"
     "ICHAIN(uchar16, uchar, (uchar16)(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, "
     "11, 12, 13, 14, 15))\n"
+    /* Half vectors carried by a loop, split too; x decays by 0.875 a
+     * step, so each lane's start (0.125 apart) still shows in its
+     * result, 0.04 apart after 8 steps. */
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#define HSTEP x = x * (half)0.875f + y; "
+    "y = y * (half)0.75f + (half)0.125f;\n"
+    "#define HCHAIN(T, N) \\\n"
+    "kernel void hchain_##T(global T *o, float a, int n) { \\\n"
+    "  size_t g = get_global_id(0); \\\n"
+    "  T x = (T)((half)a) + (T)(N) * (half)0.125f; \\\n"
+    "  T y = (T)((half)(float)(g % 64) * (half)0.0078125f); \\\n"
+    "  for (int i = 0; i < n; i++) { \\\n"
+    "    HSTEP HSTEP HSTEP HSTEP HSTEP HSTEP HSTEP HSTEP \\\n"
+    "  } \\\n"
+    "  o[g] = x; \\\n"
+    "}\n"
+    "HCHAIN(half2, (half2)(0, 1))\n"
+    "HCHAIN(half8, (half8)(0, 1, 2, 3, 4, 5, 6, 7))\n"
     "kernel void store8(global float8 *o, float c, int n) {\n"
     "  size_t g = get_global_id(0);\n"
     "  float8 x = (float8)((float)(g % 97) * 0.01f);\n"
@@ -242,6 +262,48 @@ static void test_ichain(test_env *env, cl_program p, const char *type,
   clReleaseKernel(k);
 }
 
+/* hchain_T against the host in double: half arithmetic rounds each
+ * step, so a lane may differ by a few half ulps (under 0.01 here); a
+ * lane mixed up with its neighbour would be 0.04 off. */
+static void test_hchain(test_env *env, cl_program p, const char *type,
+                        unsigned lanes) {
+  char name[32];
+  snprintf(name, sizeof name, "hchain_%s", type);
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE_OK(err);
+  size_t count = (size_t)N * lanes;
+  uint16_t *out = malloc(count * sizeof *out);
+  cl_mem o = clCreateBuffer(env->context, 0, count * 2, NULL, &err);
+  REQUIRE_OK(err);
+  float a = 1.5f;
+  int n = 1;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  size_t global = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, count * 2, out,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (size_t g = 0; g < N; g++)
+    for (unsigned c = 0; c < lanes; c++) {
+      double x = a + c * 0.125, y = (double)(g % 64) * 0.0078125;
+      for (int i = 0; i < n * 8; i++) {
+        x = x * 0.875 + y;
+        y = y * 0.75 + 0.125;
+      }
+      double got = (double)hr_val(out[g * lanes + c]);
+      if (fabs(got - x) > 1e-2 && bad++ < 3)
+        fprintf(stderr, "%s[%zu].s%u = %g, want %g\n", name, g, c, got, x);
+    }
+  CHECK_EQ(bad, 0);
+  free(out);
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -254,6 +316,8 @@ int main(void) {
   test_ichain(&env, p, "uint8", 8, 32);
   test_ichain(&env, p, "ulong4", 4, 64);
   test_ichain(&env, p, "uchar16", 16, 8);
+  test_hchain(&env, p, "half2", 2);
+  test_hchain(&env, p, "half8", 8);
   clReleaseProgram(p);
   test_teardown(&env);
   return test_finish("kernel-vector-loops");
