@@ -596,17 +596,16 @@ unsigned cc_interleave_count(void) {
   return count >= 1 && count <= 16 ? (unsigned)count : 4;
 }
 
-/* A compute-bound kernel written in float4, double8, int4 or half8 runs one work-item
- * at a time: LLVM's vectorisers do not widen values that are vectors
- * already. Split its vectors into lanes first; each lane is then an
+/* A compute-bound kernel written in float4, double8, int4 or half8 runs one
+ * work-item at a time: LLVM's vectorisers do not widen values that are
+ * vectors already. Split its vectors into lanes first; each lane is then an
  * independent chain across 16 work-items. Only kernels whose loops carry
- * vectors (dependent chains) gain: straight-line vector code overlaps
- * across work-items in the out-of-order core anyway, and scalarising it
- * multiplies the optimiser's time. Each value a loop carries then needs
- * one register per vectorised copy, so kernels that already carry many
- * (hand-interleaved chains) stay as they are, and the copies are fewer
- * the more lanes there are (AVX-512 has 32 registers; 24 leaves room for
- * temporaries). */
+ * vectors (dependent chains) gain: straight-line vector code overlaps across
+ * work-items in the out-of-order core anyway, and scalarising it multiplies
+ * the optimiser's time. Each value a loop carries then needs one register per
+ * vectorised copy, so kernels that already carry many (hand-interleaved
+ * chains) stay as they are, and the copies are fewer the more lanes there are
+ * (AVX-512 has 32 registers; 24 leaves room for temporaries). */
 unsigned cc_split_vector_chains(LLVMValueRef fn, LLVMValueRef latch,
                                 const char *name, unsigned count,
                                 unsigned *fp_ops) {
