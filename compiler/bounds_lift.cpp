@@ -1,31 +1,36 @@
 // This file contains the lifting of bounds checks (bounds_check.cpp
 // inserts them) out of the loops that run them, so that a checked kernel
 // runs the same vector code as an unchecked one when its accesses are in
-// bounds. Two sufficient conditions for a check "off <u limit" to pass
-// that do not vary in a work-item loop, each made into a test before the
-// loop:
+// bounds. Two sufficient conditions for a check "off <u limit" to pass,
+// each made into a test:
 //
 // - the box test (cc_bounds_box, on the kernel before the work-group
-//   functions exist): off as SCEV is rest + sum of c_d * id_d over the
-//   work-item's local or global ids; over the group's box of ids it lies
-//   in [lo, lo + span], which is inside the object when lo + span does
-//   not wrap and is below limit. The test is true only when the check is
-//   (it holds for this work-item's ids, as for any in the box), so "box |
-//   check" replaces the check; when rest does not vary across the
-//   work-items (a uniform base, a kernel loop's counter), the box test
-//   does not vary in the work-item loop either.
+//   functions exist): off as SCEV is rest + a sum of scale * x over
+//   values x with a known range: the work-item's local or global ids
+//   (the group's box of ids, narrowed by a guarding "id < bound") and the
+//   iterations of the kernel's own loops (a recurrence {start, +, step}
+//   adds step * i, i from 0 to the backedge-taken count). Scales may be
+//   computed at run time; their signs are taken then, and a spread or
+//   sum that overflows fails the test. Over the whole range off lies in
+//   [lo, lo + span], inside the object when lo + span does not wrap and
+//   is below limit. The test is true only when the check is (it holds
+//   for this work-item's ids and iteration, as for any in the range), so
+//   "box | check" replaces the check; when rest does not vary across the
+//   work-items, the box test does not vary in the work-item loops.
 // - the range test (cc_bounds_hoist, after inlining): off an affine
 //   function of an innermost loop L's iteration, {first, +, step}, passes
 //   on every iteration when it passes at the first and the last one
 //   without wrapping.
 //
-// cc_bounds_hoist then versions each innermost loop on the and of its
-// tests: the loop itself loses those checks (and vectorises as the
-// unchecked kernel does), and a copy that keeps them runs when a test
-// fails (a launch that goes out of bounds, or accesses guarded by
-// conditions the tests cannot see). Work-item loops are innermost loops
-// in loop and region mode; so are a kernel's own inner loops in fiber
-// mode.
+// cc_bounds_hoist then versions loops, outermost first: a loop with inner
+// loops on the box tests that do not vary in it (a work-item loop nest
+// around a kernel loop, region mode's state machine), an innermost loop
+// on its range tests and the boxes left. The loop itself loses those
+// checks (and vectorises as the unchecked kernel does), and a copy that
+// keeps them runs when a test fails (a launch that goes out of bounds, or
+// accesses guarded by conditions the tests cannot see). Before that,
+// forward_records makes the launch and the group record's set-once
+// fields visible as invariant, so the tests can leave the loops.
 #include "compiler_internal.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
