@@ -123,4 +123,23 @@ static inline int32_t logical_xor_i(int32_t a, int32_t b) {
 #define id_logical_or_i 0
 #define id_logical_xor_i 0
 
+/* The in-place scans over n slots s[] (of a type with a member c), which
+ * the work-group and the sub-group collectives compute alike: each slot
+ * gets the op of the slots up to and including it (inclusive) or before
+ * it (exclusive, the identity for the first). */
+#define SCANS(op, c, T)                                                     \
+  static inline void inclusive_##op##_##c(slot *s, uint64_t n) {            \
+    T acc = id_##op##_##c;                                                  \
+    for (uint64_t k = 0; k < n; k++)                                        \
+      s[k].c = acc = op##_##c(acc, s[k].c);                                 \
+  }                                                                         \
+  static inline void exclusive_##op##_##c(slot *s, uint64_t n) {            \
+    T acc = id_##op##_##c;                                                  \
+    for (uint64_t k = 0; k < n; k++) {                                      \
+      T x = s[k].c;                                                         \
+      s[k].c = acc;                                                         \
+      acc = op##_##c(acc, x);                                               \
+    }                                                                       \
+  }
+
 #endif

@@ -28,19 +28,7 @@ static inline void wait_group(skein_group *g) {
       acc = op##_##c(acc, s[k].c);                                          \
     s[n].c = acc;                                                           \
   }                                                                         \
-  static inline void inclusive_##op##_##c(slot *s, uint64_t n) {            \
-    T acc = id_##op##_##c;                                                  \
-    for (uint64_t k = 0; k < n; k++)                                        \
-      s[k].c = acc = op##_##c(acc, s[k].c);                                 \
-  }                                                                         \
-  static inline void exclusive_##op##_##c(slot *s, uint64_t n) {            \
-    T acc = id_##op##_##c;                                                  \
-    for (uint64_t k = 0; k < n; k++) {                                      \
-      T x = s[k].c;                                                         \
-      s[k].c = acc;                                                         \
-      acc = op##_##c(acc, x);                                               \
-    }                                                                       \
-  }
+  SCANS(op, c, T)
 
 /* One collective entry point: deposit, let the last compute, wait, read
  * (slot n for a group-wide result, one's own slot for a scan). */

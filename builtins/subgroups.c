@@ -74,19 +74,7 @@ void __skein_ctx__Z17sub_group_barrierj12memory_scope(skein_group *g,
   }
 #define COMPUTE(op, c, T)                                                   \
   REDUCE(op, c, T)                                                          \
-  static inline void inclusive_##op##_##c(slot *s, uint64_t n) {            \
-    T acc = id_##op##_##c;                                                  \
-    for (uint64_t k = 0; k < n; k++)                                        \
-      s[k].c = acc = op##_##c(acc, s[k].c);                                 \
-  }                                                                         \
-  static inline void exclusive_##op##_##c(slot *s, uint64_t n) {            \
-    T acc = id_##op##_##c;                                                  \
-    for (uint64_t k = 0; k < n; k++) {                                      \
-      T x = s[k].c;                                                         \
-      s[k].c = acc;                                                         \
-      acc = op##_##c(acc, x);                                               \
-    }                                                                       \
-  }
+  SCANS(op, c, T)
 
 /* One collective entry point: deposit, let the sub-group's last member
  * compute, wait for the sub-group, read one's own slot. */
