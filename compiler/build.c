@@ -267,7 +267,7 @@ static void set_fn_attr(LLVMValueRef f, const char *key, const char *val) {
  * vectors where AVX-512 makes them worthwhile. */
 static void prepare_module(build *b) {
   char *cpu = LLVMGetHostCPUName();
-  char *features = LLVMGetHostCPUFeatures();
+  char *features = cc_target_features();
   for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
        f = LLVMGetNextFunction(f)) {
     if (LLVMIsDeclaration(f))
@@ -283,7 +283,7 @@ static void prepare_module(build *b) {
       LLVMSetVisibility(f, LLVMDefaultVisibility);
     }
     set_fn_attr(f, "target-cpu", cpu);
-    set_fn_attr(f, "target-features", features);
+    set_fn_attr(f, "target-features", features ? features : "");
     if (b->avx512)
       set_fn_attr(f, "prefer-vector-width", "512");
   }
@@ -297,7 +297,7 @@ static void prepare_module(build *b) {
     }
   }
   LLVMDisposeMessage(cpu);
-  LLVMDisposeMessage(features);
+  free(features);
 }
 
 /* SKEIN_VECTORIZE=0 turns LLVM's vectorisers off: the scalar form of

@@ -166,6 +166,9 @@ void cc_llvm_init(void);
  * NULL with a log line if the host target is unavailable. *avx512 tells
  * whether the host has AVX-512F. */
 LLVMTargetMachineRef cc_host_target_machine(cc_log *log, bool *avx512);
+/* The CPU features kernels are compiled for: the host's, less those
+ * SKEIN_TARGET_FEATURES turns off (malloc'd; NULL if out of memory). */
+char *cc_target_features(void);
 
 /* Fills ki from kernel's OpenCL metadata (name, arguments, attributes).
  * want_names: expose argument names. The caller frees ki with

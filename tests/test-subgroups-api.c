@@ -212,10 +212,7 @@ static void test_device(void) {
 
 int main(void) {
   test_setup(&env);
-  __builtin_cpu_init();
-  sg = __builtin_cpu_supports("avx512f") ? 16
-       : __builtin_cpu_supports("avx")   ? 8
-                                         : 4;
+  sg = test_expected_sub_group_size();
   cl_program p = test_build(&env, src, "-cl-std=CL3.0");
   cl_int err;
   cl_kernel k = clCreateKernel(p, "info", &err);

@@ -1,5 +1,8 @@
 /* This file contains the helpers shared by every test. */
 #include "test_util.h"
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 int test_failures;
@@ -118,4 +121,25 @@ int test_finish(const char *name) {
   }
   printf("%s: all checks passed\n", name);
   return 0;
+}
+
+/* Whether SKEIN_TARGET_FEATURES has the entry "-name". */
+static bool turned_off(const char *name) {
+  const char *env = getenv("SKEIN_TARGET_FEATURES");
+  size_t len = strlen(name);
+  for (const char *p = env; p && *p;) {
+    size_t n = strcspn(p, ",");
+    if (n == len + 1 && p[0] == '-' && strncmp(p + 1, name, len) == 0)
+      return true;
+    p += n + (p[n] == ',');
+  }
+  return false;
+}
+
+size_t test_expected_sub_group_size(void) {
+  __builtin_cpu_init();
+  bool avx = __builtin_cpu_supports("avx") && !turned_off("avx");
+  if (avx && __builtin_cpu_supports("avx512f") && !turned_off("avx512f"))
+    return 16;
+  return avx ? 8 : 4;
 }

@@ -91,4 +91,9 @@ char *test_capture_end(test_capture *c);
 /* Prints "N passed, N failed"-style summary; returns the exit code. */
 int test_finish(const char *name);
 
+/* The sub-group size Skein should choose here: the 32-bit lanes of the
+ * widest vectors the host has (AVX-512 16, AVX 8, else 4), less what
+ * SKEIN_TARGET_FEATURES turns off ("-avx512f", "-avx"). */
+size_t test_expected_sub_group_size(void);
+
 #endif
