@@ -263,6 +263,50 @@ static bool syncs_uniform(Cutter &c) {
   return true;
 }
 
+// The region of a collective in region mode: each work-item deposits
+// its value in its slot (slot lid for a work-group collective, n + 1 +
+// lid for a sub-group one: skein_group.collective), the work-items for
+// which last holds call the library's collective with their ids in the
+// group (it deposits again, computes and, through its barrier hook that
+// does nothing, goes on), and after the cut each work-item reads its
+// result: slot n for a group-wide one, else its own slot.
+static void deposit_call_read(Cutter &c, Sync &s, BasicBlock *after,
+                              Value *last) {
+  Function *F = c.F;
+  Value *g = F->getArg(RP_GROUP);
+  CallInst *call = s.call;
+  auto own_slot = [&](IRBuilder<> &b) {
+    Value *lid = F->getArg(RP_LID);
+    return s.sub_group
+               ? b.CreateAdd(b.CreateAdd(F->getArg(RP_N), b.getInt64(1)), lid)
+               : lid;
+  };
+  IRBuilder<> b(call);
+  Value *slots_here = b.CreateLoad(
+      b.getPtrTy(), group_field(b, c.group_ty, g, G_COLLECTIVE));
+  b.CreateStore(call->getArgOperand(1),
+                b.CreateInBoundsGEP(b.getInt64Ty(), slots_here, own_slot(b)));
+  Instruction *then = SplitBlockAndInsertIfThen(last, call, false);
+  call->moveBefore(then);
+  b.SetInsertPoint(call);
+  for (unsigned d = 0; d < 3; d++)
+    b.CreateStore(F->getArg(RP_LX + d),
+                  group_field(b, c.group_ty, g, G_LOCAL_ID, (int)d));
+  // After the cut: the values of the region before are gone, so the slot
+  // index is made again from the arguments.
+  b.SetInsertPoint(after, after->getFirstInsertionPt());
+  Value *slots = b.CreateLoad(b.getPtrTy(),
+                              group_field(b, c.group_ty, g, G_COLLECTIVE),
+                              "slots");
+  Value *idx = s.group_wide ? F->getArg(RP_N) : own_slot(b);
+  auto *r = b.CreateLoad(call->getType(),
+                         b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx),
+                         s.sub_group ? "sub_group_result" : "collective");
+  call->replaceAllUsesWith(r);
+  if (s.group_wide)
+    c.uniform_loads.insert(r);
+}
+
 // A sub-group collective's own region: every work-item deposits its
 // value in its sub-group slot, n + 1 + lid; the last of each sub-group
 // (lid + 1 a multiple of the sub-group size, or the group's last) then
@@ -275,13 +319,7 @@ static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
   Function *F = c.F;
   Value *g = F->getArg(RP_GROUP);
   Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-  CallInst *call = s.call;
-  IRBuilder<> b(call);
-  Value *slots_here = b.CreateLoad(
-      b.getPtrTy(), group_field(b, c.group_ty, g, G_COLLECTIVE));
-  Value *own = b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid);
-  b.CreateStore(call->getArgOperand(1),
-                b.CreateInBoundsGEP(b.getInt64Ty(), slots_here, own));
+  IRBuilder<> b(s.call);
   Value *launch = b.CreateLoad(b.getPtrTy(),
                                group_field(b, c.group_ty, g, G_LAUNCH));
   Value *size = b.CreateZExt(
@@ -297,21 +335,7 @@ static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
   Value *last = b.CreateOr(
       b.CreateICmpEQ(b.CreateAnd(next, mask), b.getInt64(0)),
       b.CreateICmpEQ(next, n));
-  Instruction *then = SplitBlockAndInsertIfThen(last, call, false);
-  call->moveBefore(then);
-  b.SetInsertPoint(call);
-  for (unsigned d = 0; d < 3; d++)
-    b.CreateStore(F->getArg(RP_LX + d),
-                  group_field(b, c.group_ty, g, G_LOCAL_ID, (int)d));
-  b.SetInsertPoint(after, after->getFirstInsertionPt());
-  Value *slots = b.CreateLoad(b.getPtrTy(),
-                              group_field(b, c.group_ty, g, G_COLLECTIVE),
-                              "slots");
-  Value *p = b.CreateInBoundsGEP(
-      b.getInt64Ty(), slots,
-      b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid));
-  auto *r = b.CreateLoad(call->getType(), p, "sub_group_result");
-  call->replaceAllUsesWith(r);
+  deposit_call_read(c, s, after, last);
 }
 
 // Splits the body at every barrier (the call goes: the cut is the edge
@@ -319,7 +343,6 @@ static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
 // a cut after which each work-item reads its result from the slots).
 static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
   Function *F = c.F;
-  Value *g = F->getArg(RP_GROUP);
   for (Sync &s : c.syncs) {
     CallInst *call = s.call;
     if (!s.collective) {
@@ -336,32 +359,12 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
       split_sub_group(c, s, after);
       continue;
     }
-    // Every work-item deposits its value in its slot; the last one then
-    // calls the library's collective (which deposits again, computes,
-    // and reads the work-item's ids from the group) once for the group.
+    // Every work-item deposits its value; the last one calls the
+    // library's collective once for the group.
     IRBuilder<> b(call);
-    Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-    Value *slots_here = b.CreateLoad(
-        b.getPtrTy(), group_field(b, c.group_ty, g, G_COLLECTIVE));
-    b.CreateStore(call->getArgOperand(1),
-                  b.CreateInBoundsGEP(b.getInt64Ty(), slots_here, lid));
-    Value *last = b.CreateICmpEQ(lid, b.CreateSub(n, b.getInt64(1)));
-    Instruction *then = SplitBlockAndInsertIfThen(last, call, false);
-    call->moveBefore(then);
-    b.SetInsertPoint(call);
-    for (unsigned d = 0; d < 3; d++)
-      b.CreateStore(F->getArg(RP_LX + d),
-                    group_field(b, c.group_ty, g, G_LOCAL_ID, (int)d));
-    b.SetInsertPoint(after, after->getFirstInsertionPt());
-    Value *slots = b.CreateLoad(b.getPtrTy(),
-                                group_field(b, c.group_ty, g, G_COLLECTIVE),
-                                "slots");
-    Value *idx = F->getArg(s.group_wide ? RP_N : RP_LID);
-    Value *p = b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx);
-    auto *r = b.CreateLoad(call->getType(), p, "collective");
-    call->replaceAllUsesWith(r);
-    if (s.group_wide)
-      c.uniform_loads.insert(r);
+    Value *last = b.CreateICmpEQ(F->getArg(RP_LID),
+                                 b.CreateSub(F->getArg(RP_N), b.getInt64(1)));
+    deposit_call_read(c, s, after, last);
   }
 }
 
