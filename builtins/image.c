@@ -11,6 +11,7 @@
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include "abi.h"
+#include "image_channels.h"
 
 /* The -ffake-address-space-map numbers of the front end: an image value
  * is a global pointer (to its skein_image), a sampler_t a constant one
@@ -414,24 +415,6 @@ INLINE void store_bits(unsigned char *p, unsigned size, uint32_t v) {
   }
 }
 
-/* Bytes of one channel of a non-packed type. */
-INLINE unsigned channel_bytes(uint32_t type) {
-  switch (type) {
-  case CL_SNORM_INT8:
-  case CL_UNORM_INT8:
-  case CL_SIGNED_INT8:
-  case CL_UNSIGNED_INT8:
-    return 1;
-  case CL_SNORM_INT16:
-  case CL_UNORM_INT16:
-  case CL_SIGNED_INT16:
-  case CL_UNSIGNED_INT16:
-  case CL_HALF_FLOAT:
-    return 2;
-  default:
-    return 4;
-  }
-}
 
 INLINE int is_srgb(uint32_t order) {
   return order == CL_sRGBA || order == CL_sBGRA;
@@ -514,7 +497,7 @@ INLINE channels load_pixel(const skein_image *d, const unsigned char *p) {
     c.f[3] = (float)c.u[3] / 3.0f;
     return c;
   }
-  unsigned size = channel_bytes(d->channel_type);
+  unsigned size = skein_channel_bytes(d->channel_type);
   for (unsigned i = 0; i < d->num_channels && i < 4; i++)
     decode_channel(d->channel_type, load_bits(p + i * size, size), &c.f[i],
                    &c.u[i]);
@@ -695,7 +678,7 @@ INLINE void store_pixel_f(const skein_image *d, unsigned char *p,
                    (uint32_t)norm_code(v[3], 3.0f, 0.0f, 3.0f));
     return;
   }
-  unsigned size = channel_bytes(d->channel_type);
+  unsigned size = skein_channel_bytes(d->channel_type);
   int srgb = is_srgb(d->channel_order);
   for (unsigned i = 0; i < d->num_channels && i < 4; i++) {
     int c = channel_of(d->channel_order, i);
@@ -709,7 +692,7 @@ INLINE void store_pixel_f(const skein_image *d, unsigned char *p,
 INLINE void store_pixel_u(const skein_image *d, unsigned char *p,
                           uint4 colour) {
   uint32_t v[4] = {colour.x, colour.y, colour.z, colour.w};
-  unsigned size = channel_bytes(d->channel_type);
+  unsigned size = skein_channel_bytes(d->channel_type);
   if (size * d->num_channels != d->element_size)
     return; /* a packed type: no integer writes (undefined) */
   for (unsigned i = 0; i < d->num_channels && i < 4; i++)

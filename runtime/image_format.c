@@ -5,6 +5,7 @@
  * OpenCL C specification's Conversion Rules convert what write_imagef,
  * write_imagei and write_imageui write. */
 #include "image.h"
+#include "../builtins/image_channels.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -15,31 +16,12 @@ static bool is_packed(cl_channel_type t) {
          t == CL_UNORM_INT_101010 || t == CL_UNORM_INT_101010_2;
 }
 
-/* Bytes of one channel of a non-packed type; 0 for an unknown type. */
-static size_t channel_size(cl_channel_type t) {
-  switch (t) {
-  case CL_SNORM_INT8:
-  case CL_UNORM_INT8:
-  case CL_SIGNED_INT8:
-  case CL_UNSIGNED_INT8:
-    return 1;
-  case CL_SNORM_INT16:
-  case CL_UNORM_INT16:
-  case CL_SIGNED_INT16:
-  case CL_UNSIGNED_INT16:
-  case CL_HALF_FLOAT:
-    return 2;
-  case CL_SIGNED_INT32:
-  case CL_UNSIGNED_INT32:
-  case CL_FLOAT:
-    return 4;
-  }
-  return 0;
-}
 
 /* The channel data types of the "every type" channel orders (R, RG, RGBA
  * and the like). */
-static bool is_plain(cl_channel_type t) { return channel_size(t) != 0; }
+static bool is_plain(cl_channel_type t) {
+  return skein_channel_bytes(t) != 0;
+}
 
 /* The 8-bit types BGRA, ARGB and ABGR allow. */
 static bool is_8bit(cl_channel_type t) {
@@ -150,7 +132,7 @@ rt_format_status rt_format_check(const cl_image_format *f, size_t *elem_size,
   if (is_packed(t))
     *elem_size = t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 ? 2 : 4;
   else
-    *elem_size = n * channel_size(t);
+    *elem_size = n * skein_channel_bytes(t);
   return RT_FORMAT_OK;
 }
 
