@@ -21,17 +21,7 @@ enum { N = 1024, GROUP = 64 };
 /* ---- Device queries ---------------------------------------------------- */
 
 static bool has_feature(const char *name) {
-  size_t size = 0;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, 0,
-                             NULL, &size));
-  cl_name_version *f = malloc(size);
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, size,
-                             f, NULL));
-  bool found = false;
-  for (size_t i = 0; i < size / sizeof *f; i++)
-    found |= strcmp(f[i].name, name) == 0;
-  free(f);
-  return found;
+  return test_c_feature_count(&env, name, 0) > 0;
 }
 
 static void test_queries(void) {

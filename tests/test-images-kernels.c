@@ -130,18 +130,11 @@ static void test_arg_info(cl_kernel k) {
 static void test_args(void) {
   /* What the device reports with images on: the OpenCL C features that
    * let programs use image types and builtins, and the extensions. */
-  cl_name_version features[64];
-  size_t size;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES,
-                             sizeof features, features, &size));
   static const char *const want_features[] = {
       "__opencl_c_images", "__opencl_c_read_write_images",
       "__opencl_c_3d_image_writes"};
   for (int w = 0; w < 3; w++) {
-    bool found = false;
-    for (size_t i = 0; i < size / sizeof features[0]; i++)
-      found |= strcmp(features[i].name, want_features[w]) == 0;
-    if (!found) {
+    if (test_c_feature_count(&env, want_features[w], 0) == 0) {
       fprintf(stderr, "feature %s not reported\n", want_features[w]);
       test_failures++;
     }

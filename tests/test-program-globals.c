@@ -233,18 +233,9 @@ static void test_queries(void) {
   /* The OpenCL 3.0 minimum with the feature: 64 KB. */
   CHECK(max >= 65536);
   CHECK(preferred > 0);
-  size_t size = 0;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL,
-                             &size));
-  cl_name_version *f = malloc(size);
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES, size,
-                             f, NULL));
-  int found = 0;
-  for (size_t i = 0; i < size / sizeof *f; i++)
-    found += strcmp(f[i].name, "__opencl_c_program_scope_global_variables") ==
-             0;
-  CHECK_EQ(found, 1);
-  free(f);
+  CHECK_EQ(test_c_feature_count(
+               &env, "__opencl_c_program_scope_global_variables", 0),
+           1);
 }
 
 int main(void) {

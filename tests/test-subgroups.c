@@ -769,14 +769,7 @@ static void test_reported(void) {
                              CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,
                              sizeof progress, &progress, NULL));
   CHECK_EQ(progress, CL_FALSE);
-  cl_name_version nv[64];
-  size_t size;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES,
-                             sizeof nv, nv, &size));
-  int found = 0;
-  for (size_t i = 0; i < size / sizeof nv[0]; i++)
-    found += strcmp(nv[i].name, "__opencl_c_subgroups") == 0;
-  CHECK_EQ(found, 1);
+  CHECK_EQ(test_c_feature_count(&env, "__opencl_c_subgroups", 0), 1);
   CHECK_EQ(sg_size, test_expected_sub_group_size());
 }
 

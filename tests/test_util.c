@@ -143,3 +143,19 @@ size_t test_expected_sub_group_size(void) {
     return 16;
   return avx ? 8 : 4;
 }
+
+int test_c_feature_count(test_env *env, const char *name,
+                         cl_version version) {
+  size_t size = 0;
+  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES, 0,
+                             NULL, &size));
+  cl_name_version *f = malloc(size ? size : 1);
+  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES, size,
+                             f, NULL));
+  int found = 0;
+  for (size_t i = 0; i < size / sizeof *f; i++)
+    found += strcmp(f[i].name, name) == 0 &&
+             (version == 0 || f[i].version == version);
+  free(f);
+  return found;
+}

@@ -91,6 +91,10 @@ char *test_capture_end(test_capture *c);
 /* Prints "N passed, N failed"-style summary; returns the exit code. */
 int test_finish(const char *name);
 
+/* How many entries of CL_DEVICE_OPENCL_C_FEATURES are named name (and
+ * have that version, unless version is 0). */
+int test_c_feature_count(test_env *env, const char *name, cl_version version);
+
 /* The sub-group size Skein should choose here: the 32-bit lanes of the
  * widest vectors the host has (AVX-512 16, AVX 8, else 4), less what
  * SKEIN_TARGET_FEATURES turns off ("-avx512f", "-avx"). */
