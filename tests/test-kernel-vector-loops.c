@@ -102,23 +102,33 @@ static int same_float(float a, float b) {
   return ua == ub || (isnan(a) && isnan(b));
 }
 
-static void test_chain16(test_env *env, cl_program p) {
+/* Runs the chain kernel name(global T *o, a, int n) over N work-items
+ * in groups of local and reads o's bytes into out. */
+static void run_chain(test_env *env, cl_program p, const char *name,
+                      const void *a, size_t a_size, int n, void *out,
+                      size_t bytes) {
   cl_int err;
-  cl_kernel k = clCreateKernel(p, "chain16", &err);
+  cl_kernel k = clCreateKernel(p, name, &err);
   REQUIRE_OK(err);
-  static float out[N * 16];
-  cl_mem o = clCreateBuffer(env->context, 0, sizeof out, NULL, &err);
+  cl_mem o = clCreateBuffer(env->context, 0, bytes, NULL, &err);
   REQUIRE_OK(err);
-  float a = 0.0625f;
-  int n = 3;
   REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
-  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
+  REQUIRE_OK(clSetKernelArg(k, 1, a_size, a));
   REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
   size_t global = N;
   REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
                                     0, NULL, NULL));
-  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, sizeof out, out,
-                                 0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, bytes, out, 0,
+                                 NULL, NULL));
+  clReleaseMemObject(o);
+  clReleaseKernel(k);
+}
+
+static void test_chain16(test_env *env, cl_program p) {
+  static float out[N * 16];
+  float a = 0.0625f;
+  int n = 3;
+  run_chain(env, p, "chain16", &a, sizeof a, n, out, sizeof out);
   int bad = 0;
   for (size_t g = 0; g < N; g++)
     for (int c = 0; c < 16; c++) {
@@ -130,8 +140,6 @@ static void test_chain16(test_env *env, cl_program p) {
                 out[g * 16 + c], y);
     }
   CHECK_EQ(bad, 0);
-  clReleaseMemObject(o);
-  clReleaseKernel(k);
 }
 
 static void test_varying4(test_env *env, cl_program p) {
@@ -224,23 +232,11 @@ static void test_ichain(test_env *env, cl_program p, const char *type,
                         unsigned lanes, unsigned bits) {
   char name[32];
   snprintf(name, sizeof name, "ichain_%s", type);
-  cl_int err;
-  cl_kernel k = clCreateKernel(p, name, &err);
-  REQUIRE_OK(err);
   size_t bytes = (size_t)N * lanes * bits / 8;
   unsigned char *out = malloc(bytes);
-  cl_mem o = clCreateBuffer(env->context, 0, bytes, NULL, &err);
-  REQUIRE_OK(err);
   cl_uint a = 0x9e3779b9u;
   int n = 5;
-  REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
-  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
-  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
-  size_t global = N;
-  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
-                                    0, NULL, NULL));
-  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, bytes, out, 0,
-                                 NULL, NULL));
+  run_chain(env, p, name, &a, sizeof a, n, out, bytes);
   uint64_t mask = bits == 64 ? ~0ull : (1ull << bits) - 1;
   int bad = 0;
   for (size_t g = 0; g < N; g++)
@@ -258,8 +254,6 @@ static void test_ichain(test_env *env, cl_program p, const char *type,
     }
   CHECK_EQ(bad, 0);
   free(out);
-  clReleaseMemObject(o);
-  clReleaseKernel(k);
 }
 
 /* hchain_T against the host in double: half arithmetic rounds each
@@ -269,23 +263,11 @@ static void test_hchain(test_env *env, cl_program p, const char *type,
                         unsigned lanes) {
   char name[32];
   snprintf(name, sizeof name, "hchain_%s", type);
-  cl_int err;
-  cl_kernel k = clCreateKernel(p, name, &err);
-  REQUIRE_OK(err);
   size_t count = (size_t)N * lanes;
   uint16_t *out = malloc(count * sizeof *out);
-  cl_mem o = clCreateBuffer(env->context, 0, count * 2, NULL, &err);
-  REQUIRE_OK(err);
   float a = 1.5f;
   int n = 1;
-  REQUIRE_OK(clSetKernelArg(k, 0, sizeof o, &o));
-  REQUIRE_OK(clSetKernelArg(k, 1, sizeof a, &a));
-  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
-  size_t global = N;
-  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, k, 1, NULL, &global, &local,
-                                    0, NULL, NULL));
-  REQUIRE_OK(clEnqueueReadBuffer(env->queue, o, CL_TRUE, 0, count * 2, out,
-                                 0, NULL, NULL));
+  run_chain(env, p, name, &a, sizeof a, n, out, count * sizeof *out);
   int bad = 0;
   for (size_t g = 0; g < N; g++)
     for (unsigned c = 0; c < lanes; c++) {
@@ -300,8 +282,6 @@ static void test_hchain(test_env *env, cl_program p, const char *type,
     }
   CHECK_EQ(bad, 0);
   free(out);
-  clReleaseMemObject(o);
-  clReleaseKernel(k);
 }
 
 int main(void) {
