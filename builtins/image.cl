@@ -28,13 +28,23 @@ HANDLE_DECL(2dad, image2d_array_depth_t)
 uint __skein_sampler_bits(sampler_t s);
 
 /* image.c: reads (float or integer coordinates, with sampler bits; 0 is
- * the sampler-less read), writes and queries. */
-float4 __skein_image_read_f(const global void *img, uint s, float4 c);
-float4 __skein_image_read_fi(const global void *img, uint s, int4 c);
-uint4 __skein_image_read_u(const global void *img, uint s, float4 c);
-uint4 __skein_image_read_ui(const global void *img, uint s, int4 c);
-void __skein_image_write_f(const global void *img, int4 c, float4 v);
-void __skein_image_write_u(const global void *img, int4 c, uint4 v);
+ * the sampler-less read), writes and queries. The first argument is the
+ * image type (CL_MEM_OBJECT_IMAGE*, below), a constant of each overload
+ * that lets image.c fold the image's shape once inlined. */
+#define TY_2d 0x10F1u   /* CL_MEM_OBJECT_IMAGE2D */
+#define TY_3d 0x10F2u   /* CL_MEM_OBJECT_IMAGE3D */
+#define TY_2da 0x10F3u  /* CL_MEM_OBJECT_IMAGE2D_ARRAY */
+#define TY_1d 0x10F4u   /* CL_MEM_OBJECT_IMAGE1D */
+#define TY_1da 0x10F5u  /* CL_MEM_OBJECT_IMAGE1D_ARRAY */
+#define TY_1db 0x10F6u  /* CL_MEM_OBJECT_IMAGE1D_BUFFER */
+#define TY_2dd TY_2d
+#define TY_2dad TY_2da
+float4 __skein_image_read_f(uint t, const global void *img, uint s, float4 c);
+float4 __skein_image_read_fi(uint t, const global void *img, uint s, int4 c);
+uint4 __skein_image_read_u(uint t, const global void *img, uint s, float4 c);
+uint4 __skein_image_read_ui(uint t, const global void *img, uint s, int4 c);
+void __skein_image_write_f(uint t, const global void *img, int4 c, float4 v);
+void __skein_image_write_u(uint t, const global void *img, int4 c, uint4 v);
 ulong __skein_image_query(const global void *img, int which);
 #define QUERY_WIDTH 0
 #define QUERY_HEIGHT 1
@@ -53,67 +63,70 @@ ulong __skein_image_query(const global void *img, int which);
 
 #define H(tag, acc, i) __skein_image_##tag##_##acc(i)
 #define SB(s) __skein_sampler_bits(s)
+/* The type and the handle of image i: the first two arguments of a read
+ * or write of image.c. */
+#define IM(tag, acc, i) TY_##tag, H(tag, acc, i)
 
 /* Reads with a sampler (read_only images): float and integer
  * coordinates CF and CI. */
 #define SAMPLED_READS(tag, T, CI, CF)                                      \
   float4 IOVL read_imagef(read_only T i, sampler_t s, CF c) {              \
-    return __skein_image_read_f(H(tag, ro, i), SB(s), W4_##CF(c));         \
+    return __skein_image_read_f(IM(tag, ro, i), SB(s), W4_##CF(c));         \
   }                                                                        \
   float4 IOVL read_imagef(read_only T i, sampler_t s, CI c) {              \
-    return __skein_image_read_fi(H(tag, ro, i), SB(s), W4_##CI(c));        \
+    return __skein_image_read_fi(IM(tag, ro, i), SB(s), W4_##CI(c));        \
   }                                                                        \
   int4 IOVL read_imagei(read_only T i, sampler_t s, CF c) {                \
-    return as_int4(__skein_image_read_u(H(tag, ro, i), SB(s), W4_##CF(c))); \
+    return as_int4(__skein_image_read_u(IM(tag, ro, i), SB(s), W4_##CF(c))); \
   }                                                                        \
   int4 IOVL read_imagei(read_only T i, sampler_t s, CI c) {                \
-    return as_int4(__skein_image_read_ui(H(tag, ro, i), SB(s),             \
+    return as_int4(__skein_image_read_ui(IM(tag, ro, i), SB(s),             \
                                          W4_##CI(c)));                     \
   }                                                                        \
   uint4 IOVL read_imageui(read_only T i, sampler_t s, CF c) {              \
-    return __skein_image_read_u(H(tag, ro, i), SB(s), W4_##CF(c));         \
+    return __skein_image_read_u(IM(tag, ro, i), SB(s), W4_##CF(c));         \
   }                                                                        \
   uint4 IOVL read_imageui(read_only T i, sampler_t s, CI c) {              \
-    return __skein_image_read_ui(H(tag, ro, i), SB(s), W4_##CI(c));        \
+    return __skein_image_read_ui(IM(tag, ro, i), SB(s), W4_##CI(c));        \
   }                                                                        \
   half4 IOVL read_imageh(read_only T i, sampler_t s, CF c) {               \
     return convert_half4(                                                  \
-        __skein_image_read_f(H(tag, ro, i), SB(s), W4_##CF(c)));           \
+        __skein_image_read_f(IM(tag, ro, i), SB(s), W4_##CF(c)));           \
   }                                                                        \
   half4 IOVL read_imageh(read_only T i, sampler_t s, CI c) {               \
     return convert_half4(                                                  \
-        __skein_image_read_fi(H(tag, ro, i), SB(s), W4_##CI(c)));          \
+        __skein_image_read_fi(IM(tag, ro, i), SB(s), W4_##CI(c)));          \
   }
 
 /* Sampler-less reads of access acc (read_only or read_write). */
 #define PLAIN_READS(tag, acc, Q, T, CI)                                    \
   float4 IOVL read_imagef(Q T i, CI c) {                                   \
-    return __skein_image_read_fi(H(tag, acc, i), 0, W4_##CI(c));           \
+    return __skein_image_read_fi(IM(tag, acc, i), 0, W4_##CI(c));           \
   }                                                                        \
   int4 IOVL read_imagei(Q T i, CI c) {                                     \
-    return as_int4(__skein_image_read_ui(H(tag, acc, i), 0, W4_##CI(c)));  \
+    return as_int4(__skein_image_read_ui(IM(tag, acc, i), 0, W4_##CI(c)));  \
   }                                                                        \
   uint4 IOVL read_imageui(Q T i, CI c) {                                   \
-    return __skein_image_read_ui(H(tag, acc, i), 0, W4_##CI(c));           \
+    return __skein_image_read_ui(IM(tag, acc, i), 0, W4_##CI(c));           \
   }                                                                        \
   half4 IOVL read_imageh(Q T i, CI c) {                                    \
     return convert_half4(                                                  \
-        __skein_image_read_fi(H(tag, acc, i), 0, W4_##CI(c)));             \
+        __skein_image_read_fi(IM(tag, acc, i), 0, W4_##CI(c)));             \
   }
 
 /* Writes of access acc (write_only or read_write). */
 #define WRITES(tag, acc, Q, T, CI)                                         \
   void IOVL write_imagef(Q T i, CI c, float4 v) {                          \
-    __skein_image_write_f(H(tag, acc, i), W4_##CI(c), v);                  \
+    __skein_image_write_f(IM(tag, acc, i), W4_##CI(c), v);                  \
   }                                                                        \
   void IOVL write_imagei(Q T i, CI c, int4 v) {                            \
-    __skein_image_write_u(H(tag, acc, i), W4_##CI(c), as_uint4(v));        \
+    __skein_image_write_u(IM(tag, acc, i), W4_##CI(c), as_uint4(v));        \
   }                                                                        \
   void IOVL write_imageui(Q T i, CI c, uint4 v) {                          \
-    __skein_image_write_u(H(tag, acc, i), W4_##CI(c), v);                  \
+    __skein_image_write_u(IM(tag, acc, i), W4_##CI(c), v);                  \
   }                                                                        \
   void IOVL write_imageh(Q T i, CI c, half4 v) {                           \
-    __skein_image_write_f(H(tag, acc, i), W4_##CI(c), convert_float4(v));  \
+    __skein_image_write_f(IM(tag, acc, i), W4_##CI(c), convert_float4(v));  \
   }
 
 /* The queries of image type T and access acc: every type has
@@ -188,18 +201,18 @@ ALL_ACCESS(DEPTH_QUERIES, 3d, image3d_t)
 /* Depth images (cl_khr_depth_images): one float channel. */
 #define DEPTH_SAMPLED_READS(tag, T, CI, CF)                                \
   float IOVL read_imagef(read_only T i, sampler_t s, CF c) {               \
-    return __skein_image_read_f(H(tag, ro, i), SB(s), W4_##CF(c)).x;       \
+    return __skein_image_read_f(IM(tag, ro, i), SB(s), W4_##CF(c)).x;       \
   }                                                                        \
   float IOVL read_imagef(read_only T i, sampler_t s, CI c) {               \
-    return __skein_image_read_fi(H(tag, ro, i), SB(s), W4_##CI(c)).x;      \
+    return __skein_image_read_fi(IM(tag, ro, i), SB(s), W4_##CI(c)).x;      \
   }
 #define DEPTH_PLAIN_READS(tag, acc, Q, T, CI)                              \
   float IOVL read_imagef(Q T i, CI c) {                                    \
-    return __skein_image_read_fi(H(tag, acc, i), 0, W4_##CI(c)).x;         \
+    return __skein_image_read_fi(IM(tag, acc, i), 0, W4_##CI(c)).x;         \
   }
 #define DEPTH_WRITES(tag, acc, Q, T, CI)                                   \
   void IOVL write_imagef(Q T i, CI c, float v) {                           \
-    __skein_image_write_f(H(tag, acc, i), W4_##CI(c),                      \
+    __skein_image_write_f(IM(tag, acc, i), W4_##CI(c),                      \
                           (float4)(v, 0.0f, 0.0f, 0.0f));                  \
   }
 #define DEPTH_IMAGE(tag, T, CI, CF)                                        \

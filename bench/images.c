@@ -1,0 +1,212 @@
+/* This file contains skein-bench-images: the throughput of kernel image
+ * reads and writes (read_imagef into write_imagef, one pixel per
+ * work-item) over a 2D image of CL_RGBA CL_UNORM_INT8 and of CL_RGBA
+ * CL_FLOAT, with integer coordinates, a sampler-less read, and samplers
+ * of nearest and linear filtering with unnormalised and normalised
+ * coordinates (the sampler a kernel-scope constant), beside a kernel that
+ * copies the same bytes between two buffers; and a 5x5 box filter over
+ * the RGBA8 image against the same filter over a buffer (edges clamped
+ * by hand). Prints GB/s (bytes read + written once per pixel) and each
+ * figure's ratio to its buffer copy, on whichever platform
+ * OCL_ICD_VENDORS selects. Best of 5, profiling times. */
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define W 4096
+#define H 2048
+
+static const char *source =
+    "#define NEAREST (CLK_FILTER_NEAREST | CLK_ADDRESS_CLAMP_TO_EDGE)\n"
+    "#define LINEAR (CLK_FILTER_LINEAR | CLK_ADDRESS_CLAMP_TO_EDGE)\n"
+    "__kernel void copy_u8(__global const uchar4 *in, __global uchar4 *out)"
+    " {\n"
+    "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+    "  out[i] = in[i];\n"
+    "}\n"
+    "__kernel void copy_f32(__global const float4 *in,\n"
+    "                       __global float4 *out) {\n"
+    "  size_t i = get_global_id(1) * get_global_size(0) + get_global_id(0);\n"
+    "  out[i] = in[i];\n"
+    "}\n"
+    "__kernel void int_coords(read_only image2d_t in,\n"
+    "                         write_only image2d_t out) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | NEAREST;\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, c, read_imagef(in, s, c));\n"
+    "}\n"
+    "__kernel void samplerless(read_only image2d_t in,\n"
+    "                          write_only image2d_t out) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, c, read_imagef(in, c));\n"
+    "}\n"
+    "#define FLOAT_READ(name, filter, norm)                                \\\n"
+    "__kernel void name(read_only image2d_t in, write_only image2d_t out) {\\\n"
+    "  const sampler_t s = filter | (norm ? CLK_NORMALIZED_COORDS_TRUE     \\\n"
+    "                                     : CLK_NORMALIZED_COORDS_FALSE);  \\\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));                \\\n"
+    "  float2 f = convert_float2(c) + 0.5f;                                \\\n"
+    "  if (norm) f /= (float2)(get_image_width(in), get_image_height(in)); \\\n"
+    "  write_imagef(out, c, read_imagef(in, s, f));                        \\\n"
+    "}\n"
+    "FLOAT_READ(nearest_unnorm, NEAREST, 0)\n"
+    "FLOAT_READ(nearest_norm, NEAREST, 1)\n"
+    "FLOAT_READ(linear_unnorm, LINEAR, 0)\n"
+    "FLOAT_READ(linear_norm, LINEAR, 1)\n"
+    "__kernel void box5_buffer(__global const uchar4 *in,\n"
+    "                          __global uchar4 *out) {\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  int w = get_global_size(0), h = get_global_size(1);\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -2; dy <= 2; dy++)\n"
+    "    for (int dx = -2; dx <= 2; dx++) {\n"
+    "      int xx = clamp(x + dx, 0, w - 1), yy = clamp(y + dy, 0, h - 1);\n"
+    "      sum += convert_float4(in[yy * w + xx]) * (1.0f / 255.0f);\n"
+    "    }\n"
+    "  out[y * w + x] = convert_uchar4_sat_rte(sum * (255.0f / 25.0f));\n"
+    "}\n"
+    "__kernel void box5_image(read_only image2d_t in,\n"
+    "                         write_only image2d_t out) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE | NEAREST;\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -2; dy <= 2; dy++)\n"
+    "    for (int dx = -2; dx <= 2; dx++)\n"
+    "      sum += read_imagef(in, s, (int2)(x + dx, y + dy));\n"
+    "  write_imagef(out, (int2)(x, y), sum * (1.0f / 25.0f));\n"
+    "}\n";
+
+static cl_context ctx;
+static cl_command_queue q;
+static cl_device_id dev;
+static cl_program prog;
+
+static void check(cl_int err, const char *what) {
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "skein-bench-images: %s failed (%d)\n", what, err);
+    exit(1);
+  }
+}
+
+/* Seconds of the best of 5 runs of kernel name over W x H work-items,
+ * with arguments a and b (buffers or images). */
+static double run(const char *name, cl_mem a, cl_mem b) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, name, &err);
+  check(err, name);
+  check(clSetKernelArg(k, 0, sizeof a, &a), "clSetKernelArg");
+  check(clSetKernelArg(k, 1, sizeof b, &b), "clSetKernelArg");
+  size_t global[2] = {W, H}, local[2] = {64, 4};
+  double best = 1e30;
+  for (int rep = 0; rep < 5; rep++) {
+    cl_event ev;
+    check(clEnqueueNDRangeKernel(q, k, 2, NULL, global, local, 0, NULL, &ev),
+          "clEnqueueNDRangeKernel");
+    check(clWaitForEvents(1, &ev), "clWaitForEvents");
+    cl_ulong t0, t1;
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0,
+                            NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1,
+                            NULL);
+    clReleaseEvent(ev);
+    double s = (double)(t1 - t0) * 1e-9;
+    if (s < best)
+      best = s;
+  }
+  clReleaseKernel(k);
+  return best;
+}
+
+static void report(const char *what, const char *name, double s,
+                   double copy_s, size_t pixel) {
+  double gbs = 2.0 * W * H * pixel / s / 1e9;
+  printf("%-6s %-16s %8.2f ms %8.2f GB/s  %6.2fx the buffer copy's time\n",
+         what, name, s * 1e3, gbs, s / copy_s);
+}
+
+/* One format: pixel bytes, the buffer copy kernel, and whether the box
+ * filters run. */
+static void run_format(const char *what, cl_channel_type type, size_t pixel,
+                       const char *copy_kernel, int box) {
+  cl_int err;
+  size_t bytes = (size_t)W * H * pixel;
+  unsigned char *host = malloc(bytes);
+  for (size_t i = 0; i < bytes; i++)
+    host[i] = (unsigned char)(i * 7 + (i >> 12));
+  if (type == CL_FLOAT)
+    for (size_t i = 0; i < bytes / 4; i++)
+      ((float *)host)[i] = (float)(i % 1000) / 1000.0f;
+  cl_mem bin = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, bytes, host, &err);
+  check(err, "clCreateBuffer");
+  cl_mem bout = clCreateBuffer(ctx, 0, bytes, NULL, &err);
+  check(err, "clCreateBuffer");
+  cl_image_format fmt = {CL_RGBA, type};
+  cl_image_desc desc = {0};
+  desc.image_type = CL_MEM_OBJECT_IMAGE2D;
+  desc.image_width = W;
+  desc.image_height = H;
+  cl_mem iin = clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                             &fmt, &desc, host, &err);
+  check(err, "clCreateImage");
+  cl_mem iout = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &fmt, &desc, NULL, &err);
+  check(err, "clCreateImage");
+
+  double copy = run(copy_kernel, bin, bout);
+  report(what, "buffer copy", copy, copy, pixel);
+  const char *reads[] = {"int_coords",    "samplerless",   "nearest_unnorm",
+                         "nearest_norm",  "linear_unnorm", "linear_norm"};
+  for (int i = 0; i < 6; i++)
+    report(what, reads[i], run(reads[i], iin, iout), copy, pixel);
+  if (box) {
+    double bb = run("box5_buffer", bin, bout);
+    report(what, "box5 buffer", bb, copy, pixel);
+    double bi = run("box5_image", iin, iout);
+    report(what, "box5 image", bi, copy, pixel);
+    printf("%-6s box5 image / box5 buffer time: %.2fx\n", what, bi / bb);
+  }
+  clReleaseMemObject(bin);
+  clReleaseMemObject(bout);
+  clReleaseMemObject(iin);
+  clReleaseMemObject(iout);
+  free(host);
+}
+
+int main(void) {
+  cl_platform_id platform;
+  check(clGetPlatformIDs(1, &platform, NULL), "clGetPlatformIDs");
+  check(clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, NULL),
+        "clGetDeviceIDs");
+  char name[256];
+  clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL);
+  cl_bool images = CL_FALSE;
+  clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
+  printf("platform: %s, %d x %d pixels, work-groups of 64 x 4\n", name, W, H);
+  if (!images) {
+    printf("the device has no image support\n");
+    return 1;
+  }
+  cl_int err;
+  ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+  check(err, "clCreateContext");
+  cl_queue_properties props[] = {CL_QUEUE_PROPERTIES,
+                                 CL_QUEUE_PROFILING_ENABLE, 0};
+  q = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+  check(err, "clCreateCommandQueueWithProperties");
+  prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+  check(err, "clCreateProgramWithSource");
+  if (clBuildProgram(prog, 1, &dev, "", NULL, NULL) != CL_SUCCESS) {
+    char log[8192] = "";
+    clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log,
+                          NULL);
+    fprintf(stderr, "build failed:\n%s\n", log);
+    return 1;
+  }
+  run_format("rgba8", CL_UNORM_INT8, 4, "copy_u8", 1);
+  run_format("rgba32f", CL_FLOAT, 16, "copy_f32", 0);
+  clReleaseProgram(prog);
+  clReleaseCommandQueue(q);
+  clReleaseContext(ctx);
+  return 0;
+}
