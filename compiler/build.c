@@ -7,6 +7,7 @@
 #include "compiler_internal.h"
 #include "math_lib.h"   /* libsleef calls of the math builtins */
 #include "printf_lower.h" /* printf calls become buffer records */
+#include "spirv_internal.h" /* SPIR-V programs */
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -617,6 +618,56 @@ static cc_status frontend(build *b, const char *source, size_t length,
   return CC_OK;
 }
 
+/* The SPIR-V front end: the module specialised with the n values,
+ * validated and translated in child processes (spirv_translate.c), and
+ * the bitcode read into b's context as a module of the host target, as
+ * the OpenCL C front end makes them. The translator names OpenCL C's
+ * builtins as Clang mangles them and keeps Clang's address spaces
+ * (global 1, constant 2, local 3, generic 4), so the rest of the
+ * pipeline takes the module as it is. */
+static cc_status frontend_il(build *b, const cc_il_module *m,
+                             const cc_il_spec_value *values, unsigned n,
+                             const cc_device_caps *caps) {
+  bool images = caps && caps->features &&
+                strstr(caps->features, "__opencl_c_images");
+  if (!cc_il_supported(m, images, &b->log))
+    return CC_BUILD_FAILED;
+  uint32_t *words = cc_il_specialize(m, values, n);
+  if (!words)
+    return CC_OUT_OF_MEMORY;
+  unsigned char *bc = NULL;
+  size_t size = 0;
+  cc_status st = cc_il_translate(words, m->num_words, &bc, &size, &b->log);
+  free(words);
+  if (st != CC_OK)
+    return st;
+  LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
+      (const char *)bc, size, "spirv");
+  free(bc);
+  if (LLVMParseBitcodeInContext2(b->ctx, buf, &b->m)) {
+    b->m = NULL;
+    cc_log_printf(&b->log, "error: the SPIR-V translator's output is not "
+                  "bitcode LLVM %s reads\n", SKEIN_LLVM_VERSION);
+    st = CC_BUILD_FAILED;
+  }
+  LLVMDisposeMemoryBuffer(buf);
+  if (st != CC_OK)
+    return st;
+  cc_il_rename_builtins(b->m);
+  /* The host's triple and layout now, so that linking with OpenCL C
+   * objects sees one target. */
+  LLVMTargetMachineRef tm = cc_host_target_machine(&b->log, &b->avx512);
+  if (!tm)
+    return CC_BUILD_FAILED;
+  b->tm = tm;
+  set_target(b, b->m);
+  b->tm = NULL;
+  LLVMDisposeTargetMachine(tm);
+  stage_done(b, "frontend");
+  dump(b->m, "frontend");
+  return CC_OK;
+}
+
 /* Makes b->m's bitcode, with options, the program's binary. */
 static cc_status pack(build *b, const char *options) {
   LLVMMemoryBufferRef bc = LLVMWriteBitcodeToMemoryBuffer(b->m);
@@ -672,6 +723,28 @@ static cc_status compile_source(const char *source, size_t length,
     cc_unit_set_kind(b.m, CC_KIND_OBJECT, false);
     b.p->kind = CC_KIND_OBJECT;
     st = pack(&b, options);
+  }
+  return build_end(&b, st, out, log);
+}
+
+/* clBuildProgram and clCompileProgram of a SPIR-V module: the same as
+ * for source, with the SPIR-V front end. */
+static cc_status build_il(const cc_il_module *m,
+                          const cc_il_spec_value *values, unsigned n,
+                          const char *options, const cc_device_caps *caps,
+                          bool object, cc_program **out, char **log) {
+  build b;
+  memset(&b, 0, sizeof(b));
+  cc_status st = build_start(&b, cc_options_parse(options, caps, &b.opts,
+                                                  &b.log));
+  if (st == CC_OK)
+    st = frontend_il(&b, m, values, n, caps);
+  if (st == CC_OK && object) {
+    cc_unit_set_kind(b.m, CC_KIND_OBJECT, false);
+    b.p->kind = CC_KIND_OBJECT;
+    st = pack(&b, options);
+  } else if (st == CC_OK) {
+    st = finish_executable(&b, options);
   }
   return build_end(&b, st, out, log);
 }
@@ -813,7 +886,8 @@ static cc_status build_binary(const unsigned char *binary, size_t size,
 
 /* One build, as run by the crash guard. */
 typedef struct build_request {
-  enum { REQ_SOURCE, REQ_BINARY, REQ_LOAD, REQ_COMPILE, REQ_LINK } what;
+  enum { REQ_SOURCE, REQ_BINARY, REQ_LOAD, REQ_COMPILE, REQ_LINK,
+         REQ_IL_BUILD, REQ_IL_COMPILE } what;
   const char *source;
   size_t length;
   const unsigned char *binary;
@@ -823,6 +897,8 @@ typedef struct build_request {
   const unsigned char *const *binaries;  /* REQ_LINK */
   const size_t *sizes;
   unsigned n;
+  const cc_il_module *il;                /* REQ_IL_*, with n values */
+  const cc_il_spec_value *values;
   const char *options;
   const cc_device_caps *caps;
   cc_program *out;
@@ -849,6 +925,11 @@ static void run_request(void *arg) {
   case REQ_LINK:
     r->st = link_programs(r->binaries, r->sizes, r->n, r->options, r->caps,
                           &r->out, &r->log);
+    break;
+  case REQ_IL_BUILD:
+  case REQ_IL_COMPILE:
+    r->st = build_il(r->il, r->values, r->n, r->options, r->caps,
+                     r->what == REQ_IL_COMPILE, &r->out, &r->log);
     break;
   }
 }
@@ -949,6 +1030,24 @@ cc_status cc_link(const unsigned char *const *binaries, const size_t *sizes,
                   unsigned n, const char *options,
                   const cc_device_caps *caps, cc_program **out, char **log) {
   build_request r = {.what = REQ_LINK, .binaries = binaries, .sizes = sizes,
+                     .n = n, .options = options, .caps = caps};
+  return guarded(&r, out, log);
+}
+
+cc_status cc_build_il(const cc_il_module *m, const cc_il_spec_value *values,
+                      unsigned n, const char *options,
+                      const cc_device_caps *caps, cc_program **out,
+                      char **log) {
+  build_request r = {.what = REQ_IL_BUILD, .il = m, .values = values,
+                     .n = n, .options = options, .caps = caps};
+  return guarded(&r, out, log);
+}
+
+cc_status cc_compile_il(const cc_il_module *m,
+                        const cc_il_spec_value *values, unsigned n,
+                        const char *options, const cc_device_caps *caps,
+                        cc_program **out, char **log) {
+  build_request r = {.what = REQ_IL_COMPILE, .il = m, .values = values,
                      .n = n, .options = options, .caps = caps};
   return guarded(&r, out, log);
 }

@@ -178,6 +178,51 @@ cc_status cc_load_binary(const unsigned char *binary, size_t size,
                          const cc_device_caps *caps, cc_program **out,
                          char **log);
 
+/* SPIR-V programs (clCreateProgramWithIL; compiler/spirv_*.c). A module
+ * is read and checked by Skein, then validated and translated to LLVM
+ * bitcode by spirv-val and llvm-spirv in child processes, and from there
+ * takes the OpenCL C path (everything after the front end). */
+typedef struct cc_il_module cc_il_module;
+
+/* A value given to clSetProgramSpecializationConstant: the raw bits,
+ * zero-extended. */
+typedef struct cc_il_spec_value {
+  uint32_t id;
+  uint64_t value;
+} cc_il_spec_value;
+
+/* Whether SPIR-V programs can be built: the translator and validator
+ * found when Skein was configured are present (SKEIN_LLVM_SPIRV and
+ * SKEIN_SPIRV_VAL name others). */
+bool cc_il_available(void);
+
+/* The highest SPIR-V version read, as major * 100 + minor (104). */
+unsigned cc_il_max_version(void);
+
+/* Reads il (length bytes, either byte order): the header, every
+ * instruction's word count, the ids it relies on. On success *out owns
+ * a copy in host byte order; otherwise *why (malloc'd, may be NULL on
+ * allocation failure) says what is malformed. */
+bool cc_il_load(const void *il, size_t length, cc_il_module **out,
+                char **why);
+void cc_il_module_free(cc_il_module *m);
+
+/* The size in bytes of the specialization constant id of m (1 for a
+ * boolean), 0 if m has none of that id. */
+size_t cc_il_spec_size(const cc_il_module *m, uint32_t id);
+
+/* clBuildProgram and clCompileProgram of m with the n specialization
+ * constant values: like cc_build_source and cc_compile_source, the
+ * SPIR-V translated to LLVM IR in place of the front end. */
+cc_status cc_build_il(const cc_il_module *m, const cc_il_spec_value *values,
+                      unsigned n, const char *options,
+                      const cc_device_caps *caps, cc_program **out,
+                      char **log);
+cc_status cc_compile_il(const cc_il_module *m,
+                        const cc_il_spec_value *values, unsigned n,
+                        const char *options, const cc_device_caps *caps,
+                        cc_program **out, char **log);
+
 /* The kind of p, and the options its binary records (for executables
  * made by cc_link: the options of its units that rule launches, such as
  * -cl-std and -cl-kernel-arg-info). Owned by p. */

@@ -16,14 +16,15 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                      cl_uint *num_platforms);
 
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
- * name. Only cl_khr_icd has one among the extensions Skein lists
- * (clGetKernelSubGroupInfoKHR has its dispatch table slot, but
- * cl_khr_subgroups is not listed: runtime/device.c says why). */
+ * name: cl_khr_icd's and cl_khr_il_program's (clGetKernelSubGroupInfoKHR
+ * has its dispatch table slot, but cl_khr_subgroups is not listed:
+ * runtime/device.c says why). */
 static const struct {
   const char *name;
   void *fn;
 } icd_extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
+    {"clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR},
 };
 
 /* Returns the extension function called name, or NULL. */

@@ -5,6 +5,7 @@
 #include "info.h"
 #include "platform.h"
 #include "printf.h"
+#include <string.h>
 
 /* clCompileProgram and clLinkProgram compile and link separately
  * (compiler/link.c): the device has a linker, as FULL_PROFILE requires
@@ -65,13 +66,38 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_bit_ops"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
-      /* Last: listed only while image support is on (rt_images_enabled). */
+      /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"},
+      /* Last: listed only while SPIR-V programs can be built (dev->il). */
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_il_program"},
   };
-  const size_t num_extensions =
-      sizeof extensions / sizeof extensions[0] - (dev->images ? 0 : 3);
+  enum { NUM_IMAGE_EXTENSIONS = 3, NUM_IL_EXTENSIONS = 1 };
+  cl_name_version listed[sizeof extensions / sizeof extensions[0]];
+  const size_t num_base = sizeof extensions / sizeof extensions[0] -
+                          NUM_IMAGE_EXTENSIONS - NUM_IL_EXTENSIONS;
+  size_t num_extensions = num_base;
+  memcpy(listed, extensions, num_base * sizeof(listed[0]));
+  if (dev->images) {
+    memcpy(listed + num_extensions, extensions + num_base,
+           NUM_IMAGE_EXTENSIONS * sizeof(listed[0]));
+    num_extensions += NUM_IMAGE_EXTENSIONS;
+  }
+  if (dev->il) {
+    memcpy(listed + num_extensions,
+           extensions + num_base + NUM_IMAGE_EXTENSIONS,
+           NUM_IL_EXTENSIONS * sizeof(listed[0]));
+    num_extensions += NUM_IL_EXTENSIONS;
+  }
+  /* The SPIR-V versions llvm-spirv 15 reads (cc_il_max_version). */
+  static const cl_name_version ils[] = {
+      {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"},
+      {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+      {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"},
+      {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
+      {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
+  };
   /* Not 2.0: OpenCL C 2.0 makes generic address space, pipes, device
    * enqueue and program-scope globals mandatory, and Skein lacks them. */
   static const cl_name_version c_versions[] = {
@@ -127,12 +153,18 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   case CL_DEVICE_EXTENSIONS:
     RT_INFO_STRING(dev->caps.extensions);
   case CL_DEVICE_EXTENSIONS_WITH_VERSION:
-    RT_INFO_ARRAY(extensions, num_extensions);
+    RT_INFO_ARRAY(listed, num_extensions);
+  /* "SPIR-V_<major>.<minor>" for each version, space-separated. */
   case CL_DEVICE_IL_VERSION:
-    RT_INFO_STRING("");
+    RT_INFO_STRING(dev->il ? "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 "
+                             "SPIR-V_1.4" : "");
+  case CL_DEVICE_ILS_WITH_VERSION:
+    if (dev->il)
+      RT_INFO_ARRAY(ils, sizeof ils / sizeof ils[0]);
+    return rt_info(param_value_size, param_value, param_value_size_ret,
+                   NULL, 0);
   case CL_DEVICE_BUILT_IN_KERNELS:
     RT_INFO_STRING("");
-  case CL_DEVICE_ILS_WITH_VERSION:
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     return rt_info(param_value_size, param_value, param_value_size_ret,
                    NULL, 0);

@@ -116,9 +116,26 @@ cl_program CL_API_CALL clCreateProgramWithIL(cl_context context,
   /* CL_INVALID_VALUE if il is NULL or if length is zero. */
   RT_FAIL_IF(!il || length == 0, CL_INVALID_VALUE, errcode_ret);
   /* CL_INVALID_OPERATION if no devices in context support intermediate
-   * language programs (Skein's CL_DEVICE_IL_VERSION is empty). */
-  RT_FAIL_IF(true, CL_INVALID_OPERATION, errcode_ret);
-  return NULL; /* not reached: for -Wreturn-type at -O0 */
+   * language programs (the SPIR-V tools are not installed: the device's
+   * CL_DEVICE_IL_VERSION is empty). */
+  RT_FAIL_IF(!cc_il_available(), CL_INVALID_OPERATION, errcode_ret);
+  /* CL_INVALID_VALUE if the length-byte memory pointed to by il does not
+   * contain well-formed intermediate language input appropriate for the
+   * deployment environment (checked as the module is read). */
+  cl_int err;
+  cl_program p = rt_program_create_il(context, il, length, &err);
+  RT_FAIL_IF(!p, err, errcode_ret);
+  if (errcode_ret)
+    *errcode_ret = CL_SUCCESS;
+  return p;
+}
+
+/* cl_khr_il_program's name for clCreateProgramWithIL (through
+ * clGetExtensionFunctionAddressForPlatform). */
+cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context,
+                                                const void *il, size_t length,
+                                                cl_int *errcode_ret) {
+  return clCreateProgramWithIL(context, il, length, errcode_ret);
 }
 
 cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(
@@ -278,9 +295,10 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program,
     /* A program made from a binary returns a null string. */
     RT_INFO_STRING(program->source ? program->source : "");
   case CL_PROGRAM_IL:
-    /* Not made from IL: param_value is left unchanged, size 0. */
-    return rt_info(param_value_size, param_value, param_value_size_ret, NULL,
-                   0);
+    /* The IL as given; not made from IL: param_value is left unchanged,
+     * size 0. */
+    return rt_info(param_value_size, param_value, param_value_size_ret,
+                   program->il, program->il ? program->il_len : 0);
   default:
     break;
   }
@@ -361,13 +379,19 @@ cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program,
                                                       cl_uint spec_id,
                                                       size_t spec_size,
                                                       const void *spec_value) {
-  (void)spec_id, (void)spec_size, (void)spec_value;
   /* CL_INVALID_PROGRAM if program is not a valid program object created
-   * from an intermediate language: Skein creates none. */
-  RT_RETURN_IF(!rt_is(program, RT_PROGRAM), CL_INVALID_PROGRAM);
-  /* CL_INVALID_OPERATION if no devices associated with program support
-   * intermediate language programs. */
-  RT_FAIL(CL_INVALID_OPERATION);
+   * from an intermediate language (e.g. SPIR-V). */
+  RT_RETURN_IF(!rt_is(program, RT_PROGRAM) || !program->il,
+               CL_INVALID_PROGRAM);
+  /* CL_INVALID_VALUE if spec_value is NULL. */
+  RT_RETURN_IF(!spec_value, CL_INVALID_VALUE);
+  /* CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant
+   * identifier; CL_INVALID_VALUE if spec_size does not match the size of
+   * the specialization constant in the module. */
+  cl_int err = rt_program_set_spec_constant(program, spec_id, spec_size,
+                                            spec_value);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  return CL_SUCCESS;
 }
 
 /* The input-header checks of clCompileProgram for program p. */
@@ -417,7 +441,7 @@ cl_int CL_API_CALL clCompileProgram(
   /* CL_INVALID_OPERATION if program has no source or IL available, i.e.
    * it has not been created with clCreateProgramWithSource or
    * clCreateProgramWithIL. */
-  RT_RETURN_IF(!program->source, CL_INVALID_OPERATION);
+  RT_RETURN_IF(!program->source && !program->il, CL_INVALID_OPERATION);
   /* CL_INVALID_OPERATION if a previous compilation or build has not
    * completed or if there are kernel objects attached to program:
    * checked under the program's lock. */

@@ -41,6 +41,8 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images"
+/* Listed while SPIR-V programs can be built (rt_device_init). */
+#define RT_IL_EXTENSIONS "cl_khr_il_program"
 
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 
@@ -149,8 +151,14 @@ static void rt_device_init(void) {
   d->max_clock_mhz = rt_detect_clock();
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))
     snprintf(d->name, sizeof d->name, "CPU");
-  d->caps.extensions = d->images ? RT_EXTENSIONS " " RT_IMAGE_EXTENSIONS
-                                 : RT_EXTENSIONS;
+  /* SPIR-V programs need the translator and validator of the set-up
+   * (compiler/spirv_translate.c); without them no IL is reported. */
+  d->il = cc_il_available();
+  static char extensions[1024];
+  snprintf(extensions, sizeof extensions, "%s%s%s", RT_EXTENSIONS,
+           d->images ? " " RT_IMAGE_EXTENSIONS : "",
+           d->il ? " " RT_IL_EXTENSIONS : "");
+  d->caps.extensions = extensions;
   /* Image types, sampler_t and the image builtins (builtins/image.cl)
    * only exist for programs while image support is on. */
   d->caps.features = d->images ? RT_FEATURES " " RT_IMAGE_FEATURES

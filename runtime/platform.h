@@ -21,6 +21,7 @@ struct _cl_device_id {
   unsigned simd_bytes;          /* widest vector register: 16, 32 or 64 */
   bool has_fp16;
   bool images;                  /* SKEIN_IMAGES=1: image support on */
+  bool il;                      /* SPIR-V programs: the tools are there */
   cc_device_caps caps;          /* what kernels compile against */
   char name[128];               /* CPU model name from /proc/cpuinfo */
   char vendor[16];              /* CPUID vendor string */

@@ -56,6 +56,83 @@ cl_program rt_program_create_source(cl_context ctx, const char *source,
   return p;
 }
 
+cl_program rt_program_create_il(cl_context ctx, const void *il,
+                                size_t length, cl_int *err) {
+  cc_il_module *m = NULL;
+  char *why = NULL;
+  if (!cc_il_load(il, length, &m, &why)) {
+    rt_debug("clCreateProgramWithIL: %s\n", why ? why : "out of memory");
+    *err = why ? CL_INVALID_VALUE : CL_OUT_OF_HOST_MEMORY;
+    free(why);
+    return NULL;
+  }
+  cl_program p = program_alloc(ctx);
+  void *copy = malloc(length);
+  if (!p || !copy) {
+    free(copy);
+    if (p)
+      rt_program_release(p);
+    cc_il_module_free(m);
+    *err = CL_OUT_OF_HOST_MEMORY;
+    return NULL;
+  }
+  memcpy(copy, il, length);
+  p->il = copy;
+  p->il_len = length;
+  p->il_module = m;
+  *err = CL_SUCCESS;
+  return p;
+}
+
+cl_int rt_program_set_spec_constant(cl_program p, cl_uint spec_id,
+                                    size_t spec_size, const void *value) {
+  size_t size = cc_il_spec_size(p->il_module, spec_id);
+  /* CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant
+   * identifier. */
+  if (!size)
+    return CL_INVALID_SPEC_ID;
+  /* CL_INVALID_VALUE if spec_size does not match the size of the
+   * specialization constant in the module. */
+  if (spec_size != size)
+    return CL_INVALID_VALUE;
+  uint64_t v = 0;
+  memcpy(&v, value, size);   /* little-endian host: the low bytes */
+  cl_int err = CL_SUCCESS;
+  pthread_mutex_lock(&p->lock);
+  unsigned i = 0;
+  while (i < p->num_spec_values && p->spec_values[i].id != spec_id)
+    i++;
+  if (i == p->num_spec_values) {
+    cc_il_spec_value *grown =
+        realloc(p->spec_values, (i + 1) * sizeof(*grown));
+    if (grown) {
+      p->spec_values = grown;
+      p->num_spec_values++;
+    } else {
+      err = CL_OUT_OF_HOST_MEMORY;
+    }
+  }
+  if (err == CL_SUCCESS)
+    p->spec_values[i] = (cc_il_spec_value){.id = spec_id, .value = v};
+  pthread_mutex_unlock(&p->lock);
+  return err;
+}
+
+/* A copy of p's specialization values (under its lock), for a build
+ * that runs without the lock; *n of them. NULL with *n = 0 when there
+ * are none; false on allocation failure. */
+static bool copy_spec_values(cl_program p, cc_il_spec_value **out,
+                             unsigned *n) {
+  pthread_mutex_lock(&p->lock);
+  *n = p->num_spec_values;
+  *out = *n ? malloc(*n * sizeof(**out)) : NULL;
+  if (*out)
+    memcpy(*out, p->spec_values, *n * sizeof(**out));
+  bool ok = !*n || *out;
+  pthread_mutex_unlock(&p->lock);
+  return ok;
+}
+
 cl_program rt_program_create_binary(cl_context ctx, const unsigned char *bin,
                                     size_t size, cl_int *err) {
   /* Loading validates the container and its bitcode; a loaded
@@ -126,8 +203,14 @@ static void parse_launch_options(cl_program p, const char *options,
     }
     s += n;
   }
-  /* A linked program knows its units' -cl-std (cc_program_options). */
-  if (p->source || linked) {
+  /* A linked program knows its units' -cl-std (cc_program_options). An
+   * IL program has no OpenCL C version: non-uniform work-groups are
+   * allowed unless -cl-uniform-work-group-size asks otherwise (the
+   * SPIR-V environment's rule for modules of OpenCL 2.0 and later). */
+  if (p->il) {
+    p->uniform_work_groups = force_uniform;
+    p->uniform_chosen = true;
+  } else if (p->source || linked) {
     p->uniform_work_groups = p->uniform_chosen = !std2plus || force_uniform;
   } else {
     p->uniform_work_groups = force_uniform || (std_given && !std2plus);
@@ -162,6 +245,16 @@ static cc_status compile(cl_program p, const char *options, cc_program **cc,
   const cc_device_caps *caps = &p->context->device->caps;
   if (p->source)
     return cc_build_source(p->source, p->source_len, options, caps, cc, log);
+  if (p->il) {
+    cc_il_spec_value *values;
+    unsigned n;
+    if (!copy_spec_values(p, &values, &n))
+      return CC_OUT_OF_MEMORY;
+    cc_status st = cc_build_il(p->il_module, values, n, options, caps, cc,
+                               log);
+    free(values);
+    return st;
+  }
   return cc_build_binary(p->binary, p->binary_size, options, caps, cc, log);
 }
 
@@ -200,7 +293,7 @@ cl_int rt_program_build(cl_program p, const char *options) {
   pthread_mutex_unlock(&p->lock);
   /* A binary program loaded at creation needs no second load when no
    * options could change it. */
-  if (opts && !p->source && old && !*opts) {
+  if (opts && !p->source && !p->il && old && !*opts) {
     cc = old;
     st = CC_OK;
   } else if (opts) {
@@ -221,7 +314,7 @@ cl_int rt_program_build(cl_program p, const char *options) {
     p->kernel_names = names;
     parse_launch_options(p, opts, false);
     p->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
-    if (p->source) {
+    if (p->source || p->il) {
       /* A compiled object of the source is replaced by the executable. */
       free(p->binary);
       p->binary = NULL;
@@ -252,6 +345,9 @@ void rt_program_release(cl_program p) {
   if (p->cc)
     cc_program_destroy(p->cc);
   free(p->source);
+  free(p->il);
+  cc_il_module_free(p->il_module);
+  free(p->spec_values);
   free(p->binary);
   free(p->options);
   free(p->log);
@@ -311,7 +407,16 @@ cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
   cc_program *cc = NULL;
   char *log = NULL;
   cc_status st = CC_OUT_OF_MEMORY;
-  if (hdrs || !n) {
+  if (p->il) {
+    /* A SPIR-V module has no headers to include (clCompileProgram
+     * ignores them for IL programs). */
+    cc_il_spec_value *values;
+    unsigned nv;
+    if (copy_spec_values(p, &values, &nv))
+      st = cc_compile_il(p->il_module, values, nv, options,
+                         &p->context->device->caps, &cc, &log);
+    free(values);
+  } else if (hdrs || !n) {
     /* Header programs hold immutable source: no lock is needed. */
     for (cl_uint i = 0; i < n; i++)
       hdrs[i] = (cc_header){names[i], headers[i]->source,

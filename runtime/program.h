@@ -17,6 +17,10 @@ struct _cl_program {
                                     the compiled object of
                                     clCompileProgram */
   size_t binary_size;
+  void *il;                      /* clCreateProgramWithIL's copy, as
+                                    given (CL_PROGRAM_IL); NULL otherwise */
+  size_t il_len;
+  cc_il_module *il_module;       /* il as the compiler reads it */
   /* Attached kernels (each also holds a program reference). A build is
    * refused while this is not 0, so cc below stays stable for them. */
   atomic_uint num_kernels;
@@ -27,6 +31,9 @@ struct _cl_program {
   char *log;                     /* last build's log, "" if none */
   cc_program *cc;                /* the executable; NULL until built */
   char *kernel_names;            /* "a;b;c" once built */
+  cc_il_spec_value *spec_values; /* clSetProgramSpecializationConstant's,
+                                    one per id, applied at each build */
+  unsigned num_spec_values;
   /* Launch rules from the build options. A binary does not tell which
    * OpenCL C version it was compiled for (compiler/ keeps no record), so
    * for binaries only explicit options make non-uniform launches an
@@ -49,6 +56,20 @@ cl_program rt_program_create_source(cl_context ctx, const char *source,
  * CL_INVALID_BINARY or CL_OUT_OF_HOST_MEMORY on failure. */
 cl_program rt_program_create_binary(cl_context ctx, const unsigned char *bin,
                                     size_t size, cl_int *err);
+
+/* Creates a program of ctx from SPIR-V (length bytes, either byte
+ * order), which is read here: CL_INVALID_VALUE in *err for a module that
+ * is not well-formed (the reason goes to the debug channel),
+ * CL_OUT_OF_HOST_MEMORY. Returns NULL on failure. */
+cl_program rt_program_create_il(cl_context ctx, const void *il,
+                                size_t length, cl_int *err);
+
+/* clSetProgramSpecializationConstant on an IL program p: CL_INVALID_SPEC_ID
+ * if p's module has no specialization constant spec_id,
+ * CL_INVALID_VALUE if spec_size is not its size, CL_OUT_OF_HOST_MEMORY.
+ * The value applies to every later build and compile of p. */
+cl_int rt_program_set_spec_constant(cl_program p, cl_uint spec_id,
+                                    size_t spec_size, const void *value);
 
 /* Builds p with options for its device. Returns CL_SUCCESS,
  * CL_BUILD_PROGRAM_FAILURE, CL_INVALID_BUILD_OPTIONS, CL_INVALID_OPERATION

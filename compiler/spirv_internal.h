@@ -1,0 +1,59 @@
+/* This file declares the SPIR-V side of compiler/ shared by its files:
+ * the module as Skein reads it (spirv_module.c) and the contained
+ * translation to LLVM bitcode (spirv_translate.c). */
+#ifndef SKEIN_SPIRV_INTERNAL_H
+#define SKEIN_SPIRV_INTERNAL_H
+
+#include "compiler_internal.h"
+
+/* The highest SPIR-V version the translator (llvm-spirv 15) reads. */
+#define CC_IL_MAX_VERSION 0x00010400u
+
+/* A specialization constant with a SpecId decoration. */
+typedef struct cc_il_spec_const {
+  uint32_t id;      /* its SpecId */
+  uint32_t size;    /* bytes clSetProgramSpecializationConstant takes
+                       (1 for OpSpecConstantTrue/False) */
+  uint32_t word;    /* index of its instruction in the module's words */
+  bool is_signed;   /* a signed integer type */
+} cc_il_spec_const;
+
+/* A SPIR-V module that passed cc_il_load, in host byte order. */
+struct cc_il_module {
+  uint32_t *words;
+  size_t num_words;
+  cc_il_spec_const *specs;
+  unsigned num_specs;
+  uint32_t caps[64];          /* the first 64 OpCapability operands */
+  unsigned num_caps;
+  uint32_t addressing, memory_model;
+  bool has_memory_model;
+};
+
+/* The spec constant with SpecId id, or NULL. */
+const cc_il_spec_const *cc_il_find_spec(const cc_il_module *m, uint32_t id);
+
+/* Logs why m cannot be built for a device (capabilities beyond what
+ * Skein implements, images only when images are on; an addressing or
+ * memory model other than Physical64 / OpenCL) and returns false. */
+bool cc_il_supported(const cc_il_module *m, bool images, cc_log *log);
+
+/* A malloc'd copy of m's words with the n values applied to their spec
+ * constants; NULL on allocation failure. */
+uint32_t *cc_il_specialize(const cc_il_module *m,
+                           const cc_il_spec_value *values, unsigned n);
+
+/* Validates the num_words words of a SPIR-V module with spirv-val and
+ * translates them to LLVM 15 bitcode with llvm-spirv -r, each in a child
+ * process with a time and memory limit, through files of a private
+ * temporary folder. On success *bc is the malloc'd bitcode; otherwise the
+ * reason (the tool's own messages included) is in log. */
+cc_status cc_il_translate(const uint32_t *words, size_t num_words,
+                          unsigned char **bc, size_t *bc_size, cc_log *log);
+
+/* Renames m's declarations of builtins, as llvm-spirv mangles them, to
+ * the names of Skein's library (spirv_names.c); names the library lacks
+ * stay, for the build to report. */
+void cc_il_rename_builtins(LLVMModuleRef m);
+
+#endif

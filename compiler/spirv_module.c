@@ -1,0 +1,293 @@
+/* This file contains what Skein reads of a SPIR-V module itself, before
+ * any tool sees it: the header and instruction-stream checks of
+ * clCreateProgramWithIL (byte order, magic, version, word counts), the
+ * specialization constants a program may set, the capabilities and
+ * memory model a build accepts, and the specialization of a copy of the
+ * module (the constants' literals rewritten in place). */
+#include "spirv_internal.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SPV_MAGIC 0x07230203u
+
+/* Opcodes, capabilities and decorations of the SPIR-V specification. */
+enum {
+  OP_MEMORY_MODEL = 14,
+  OP_CAPABILITY = 17,
+  OP_TYPE_BOOL = 20,
+  OP_TYPE_INT = 21,
+  OP_TYPE_FLOAT = 22,
+  OP_SPEC_CONSTANT_TRUE = 48,
+  OP_SPEC_CONSTANT_FALSE = 49,
+  OP_SPEC_CONSTANT = 50,
+  OP_DECORATE = 71,
+  DECORATION_SPEC_ID = 1,
+  ADDRESSING_PHYSICAL64 = 2,
+  MEMORY_MODEL_OPENCL = 2,
+  SIGNED_TYPE = 0x100,   /* walk's size table: a signed integer type */
+};
+
+static uint32_t swap32(uint32_t w) {
+  return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) |
+         (w << 24);
+}
+
+/* Sets *why to a malloc'd reason (printf format); returns false. */
+static bool fail(char **why, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+static bool fail(char **why, const char *fmt, ...) {
+  if (why) {
+    char text[256];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(text, sizeof text, fmt, ap);
+    va_end(ap);
+    *why = strdup(text);
+  }
+  return false;
+}
+
+/* The byte size of a scalar type id (1 for bool), 0 if not a scalar. */
+static uint32_t scalar_size(const uint32_t *sizes, uint32_t bound,
+                            uint32_t type) {
+  return type < bound ? sizes[type] : 0;
+}
+
+/* Records the spec constant of instruction at word index at, with the
+ * given type and result id, if a SpecId decoration names that id. */
+static bool add_spec(cc_il_module *m, uint32_t at, uint32_t id, uint32_t size,
+                     const uint32_t *spec_ids) {
+  if (spec_ids[id] == UINT32_MAX)
+    return true;   /* a spec constant without SpecId: not settable */
+  cc_il_spec_const *grown =
+      realloc(m->specs, (m->num_specs + 1) * sizeof(*m->specs));
+  if (!grown)
+    return false;
+  m->specs = grown;
+  m->specs[m->num_specs++] = (cc_il_spec_const){
+      .id = spec_ids[id], .size = size & ~SIGNED_TYPE, .word = at,
+      .is_signed = (size & SIGNED_TYPE) != 0};
+  return true;
+}
+
+/* Walks the instructions of m->words: every word count must fit, and the
+ * ids the checks rely on must lie below the bound. Two passes: the
+ * decorations come before the constants they decorate. */
+static bool walk(cc_il_module *m, char **why) {
+  const uint32_t *w = m->words;
+  uint32_t bound = w[3];
+  uint32_t *sizes = calloc(bound, sizeof(*sizes));
+  uint32_t *spec_ids = malloc(bound * sizeof(*spec_ids));
+  bool ok = sizes && spec_ids;
+  if (!ok)
+    fail(why, "out of host memory");
+  for (uint32_t i = 0; ok && i < bound; i++)
+    spec_ids[i] = UINT32_MAX;
+  for (int pass = 0; ok && pass < 2; pass++) {
+    for (size_t at = 5; ok && at < m->num_words;) {
+      uint32_t count = w[at] >> 16, op = w[at] & 0xffffu;
+      if (count == 0 || count > m->num_words - at) {
+        ok = fail(why, "instruction at word %zu has a word count of %u, "
+                  "past the end of the module", at, count);
+        break;
+      }
+      const uint32_t *a = w + at + 1;   /* the operands */
+      uint32_t n = count - 1;
+      bool ids_ok = true;
+      if (pass == 0 && op == OP_DECORATE && n >= 3 &&
+          a[1] == DECORATION_SPEC_ID) {
+        ids_ok = a[0] < bound;
+        if (ids_ok)
+          spec_ids[a[0]] = a[2];
+      } else if (pass == 0 && op == OP_CAPABILITY && n >= 1) {
+        if (m->num_caps < sizeof(m->caps) / sizeof(m->caps[0]))
+          m->caps[m->num_caps++] = a[0];
+      } else if (pass == 0 && op == OP_MEMORY_MODEL && n >= 2) {
+        m->addressing = a[0];
+        m->memory_model = a[1];
+        m->has_memory_model = true;
+      } else if (pass == 1 && (op == OP_TYPE_INT || op == OP_TYPE_FLOAT) &&
+                 n >= 2) {
+        ids_ok = a[0] < bound;
+        /* The width in bytes; SIGNED_TYPE marks signed integers. */
+        if (ids_ok && (a[1] == 8 || a[1] == 16 || a[1] == 32 || a[1] == 64))
+          sizes[a[0]] = a[1] / 8 |
+                        (op == OP_TYPE_INT && n >= 3 && a[2] ? SIGNED_TYPE
+                                                             : 0);
+      } else if (pass == 1 && op == OP_TYPE_BOOL && n >= 1) {
+        ids_ok = a[0] < bound;
+        if (ids_ok)
+          sizes[a[0]] = 1;
+      } else if (pass == 1 && (op == OP_SPEC_CONSTANT_TRUE ||
+                               op == OP_SPEC_CONSTANT_FALSE) && n >= 2) {
+        ids_ok = a[1] < bound;
+        if (ids_ok && !add_spec(m, (uint32_t)at, a[1], 1, spec_ids))
+          ok = fail(why, "out of host memory");
+      } else if (pass == 1 && op == OP_SPEC_CONSTANT && n >= 3) {
+        ids_ok = a[1] < bound;
+        uint32_t type = ids_ok ? scalar_size(sizes, bound, a[0]) : 0;
+        uint32_t size = type & ~SIGNED_TYPE;
+        /* The literal holds the value: one word, two for 64 bits. */
+        if (ids_ok && size && n == 2 + (size == 8 ? 2u : 1u) &&
+            !add_spec(m, (uint32_t)at, a[1], type, spec_ids))
+          ok = fail(why, "out of host memory");
+      }
+      if (ok && !ids_ok)
+        ok = fail(why, "instruction at word %zu uses an id not below the "
+                  "module's bound %u", at, bound);
+      at += count;
+    }
+  }
+  free(sizes);
+  free(spec_ids);
+  return ok;
+}
+
+bool cc_il_load(const void *il, size_t length, cc_il_module **out,
+                char **why) {
+  *out = NULL;
+  if (why)
+    *why = NULL;
+  if (length % 4 != 0)
+    return fail(why, "length %zu is not a whole number of 32-bit words",
+                length);
+  if (length < 20)
+    return fail(why, "shorter than the 5-word SPIR-V header");
+  uint32_t magic;
+  memcpy(&magic, il, 4);
+  bool swapped = magic == swap32(SPV_MAGIC);
+  if (magic != SPV_MAGIC && !swapped)
+    return fail(why, "not SPIR-V: wrong magic number 0x%08x", magic);
+  cc_il_module *m = calloc(1, sizeof(*m));
+  if (m)
+    m->words = malloc(length);
+  if (!m || !m->words) {
+    cc_il_module_free(m);
+    return fail(why, "out of host memory");
+  }
+  /* Everything after this sees the module in host byte order. */
+  memcpy(m->words, il, length);
+  m->num_words = length / 4;
+  if (swapped)
+    for (size_t i = 0; i < m->num_words; i++)
+      m->words[i] = swap32(m->words[i]);
+  uint32_t version = m->words[1];
+  bool ok = true;
+  if ((version & 0xff0000ffu) != 0 || version < 0x00010000u ||
+      version > CC_IL_MAX_VERSION)
+    ok = fail(why, "SPIR-V version 0x%08x is not one Skein reads (1.0 to "
+              "1.%u)", version, (CC_IL_MAX_VERSION >> 8) & 0xffu);
+  else if (m->words[3] == 0 || m->words[3] > (1u << 22))
+    ok = fail(why, "id bound %u is out of range", m->words[3]);
+  else if (m->words[4] != 0)
+    ok = fail(why, "reserved header word (schema) is %u, not 0",
+              m->words[4]);
+  if (ok)
+    ok = walk(m, why);
+  if (!ok) {
+    cc_il_module_free(m);
+    return false;
+  }
+  *out = m;
+  return true;
+}
+
+void cc_il_module_free(cc_il_module *m) {
+  if (!m)
+    return;
+  free(m->words);
+  free(m->specs);
+  free(m);
+}
+
+const cc_il_spec_const *cc_il_find_spec(const cc_il_module *m, uint32_t id) {
+  for (unsigned i = 0; i < m->num_specs; i++)
+    if (m->specs[i].id == id)
+      return &m->specs[i];
+  return NULL;
+}
+
+/* The capabilities of OpenCL's SPIR-V environment that Skein's kernels
+ * can use: Addresses, Linkage, Kernel, Vector16, Float16Buffer, Float16,
+ * Float64, Int64, Int64Atomics, Groups, Int16, GenericPointer, Int8 and,
+ * with image support, ImageBasic, ImageReadWrite, LiteralSampler,
+ * Sampled1D and SampledBuffer. */
+static bool capability_supported(uint32_t cap, bool images) {
+  switch (cap) {
+  case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 11:
+  case 12: case 18: case 22: case 38: case 39:
+    return true;
+  case 13: case 14: case 20: case 43: case 46:
+    return images;
+  default:
+    return false;
+  }
+}
+
+bool cc_il_supported(const cc_il_module *m, bool images, cc_log *log) {
+  bool ok = true;
+  for (unsigned i = 0; i < m->num_caps; i++) {
+    if (!capability_supported(m->caps[i], images)) {
+      cc_log_printf(log, "error: SPIR-V capability %u is not supported by "
+                    "this device\n", m->caps[i]);
+      ok = false;
+    }
+  }
+  if (!m->has_memory_model) {
+    cc_log_printf(log, "error: the SPIR-V module has no OpMemoryModel\n");
+    ok = false;
+  } else if (m->addressing != ADDRESSING_PHYSICAL64 ||
+             m->memory_model != MEMORY_MODEL_OPENCL) {
+    cc_log_printf(log, "error: SPIR-V addressing model %u, memory model %u: "
+                  "this device takes Physical64 (2) and OpenCL (2)\n",
+                  m->addressing, m->memory_model);
+    ok = false;
+  }
+  return ok;
+}
+
+uint32_t *cc_il_specialize(const cc_il_module *m,
+                           const cc_il_spec_value *values, unsigned n) {
+  uint32_t *w = malloc(m->num_words * 4);
+  if (!w)
+    return NULL;
+  memcpy(w, m->words, m->num_words * 4);
+  for (unsigned i = 0; i < n; i++) {
+    const cc_il_spec_const *s = cc_il_find_spec(m, values[i].id);
+    if (!s)
+      continue;
+    uint32_t *inst = w + s->word;
+    uint32_t op = inst[0] & 0xffffu;
+    if (op == OP_SPEC_CONSTANT_TRUE || op == OP_SPEC_CONSTANT_FALSE) {
+      uint32_t to = values[i].value ? OP_SPEC_CONSTANT_TRUE
+                                    : OP_SPEC_CONSTANT_FALSE;
+      inst[0] = (inst[0] & 0xffff0000u) | to;
+    } else {
+      /* Literals are low word first; a narrower value fills the low
+       * bits of one word, sign-extended for signed integer types and
+       * zero-extended otherwise (SPIR-V 2.2.1, "Literal"). */
+      uint64_t v = values[i].value;
+      unsigned bits = s->size * 8;
+      if (bits < 64)
+        v &= (UINT64_C(1) << bits) - 1;
+      if (s->is_signed && bits < 32 && (v >> (bits - 1)) & 1)
+        v |= ~((UINT64_C(1) << bits) - 1);
+      inst[3] = (uint32_t)v;
+      if (s->size == 8)
+        inst[4] = (uint32_t)(v >> 32);
+    }
+  }
+  return w;
+}
+
+size_t cc_il_spec_size(const cc_il_module *m, uint32_t id) {
+  const cc_il_spec_const *s = cc_il_find_spec(m, id);
+  return s ? s->size : 0;
+}
+
+unsigned cc_il_max_version(void) {
+  return 100 + ((CC_IL_MAX_VERSION >> 8) & 0xffu);
+}

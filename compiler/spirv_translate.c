@@ -1,0 +1,249 @@
+/* This file contains the contained run of the SPIR-V tools: spirv-val
+ * validates a module and llvm-spirv (LLVM 15) translates it to LLVM
+ * bitcode that LLVM 19 reads. Each runs as a child process (fork and
+ * execv, no shell) with a time limit, an address-space limit and no core
+ * dump, on files of a private temporary folder: whatever a malformed
+ * module makes a tool do, the host process only sees a failed build.
+ * docs/architecture.md gives the reasons for this path. */
+#define _GNU_SOURCE
+#include "spirv_internal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#ifndef SKEIN_LLVM_SPIRV_PATH
+#define SKEIN_LLVM_SPIRV_PATH ""
+#endif
+#ifndef SKEIN_SPIRV_VAL_PATH
+#define SKEIN_SPIRV_VAL_PATH ""
+#endif
+
+/* How long one tool may run, and how much address space it may map. */
+#define TOOL_SECONDS 60
+#define TOOL_ADDRESS_SPACE (8ull << 30)
+/* How much of a tool's output the build log keeps. */
+#define TOOL_LOG_MAX 4096
+
+static const char *tool_path(const char *env, const char *configured) {
+  const char *p = getenv(env);
+  return p && *p ? p : configured;
+}
+
+static const char *translator(void) {
+  return tool_path("SKEIN_LLVM_SPIRV", SKEIN_LLVM_SPIRV_PATH);
+}
+
+static const char *validator(void) {
+  return tool_path("SKEIN_SPIRV_VAL", SKEIN_SPIRV_VAL_PATH);
+}
+
+bool cc_il_available(void) {
+  return *translator() && access(translator(), X_OK) == 0 &&
+         *validator() && access(validator(), X_OK) == 0;
+}
+
+/* Writes size bytes of data to a new file path (mode 0600). */
+static bool write_file(const char *path, const void *data, size_t size) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+  if (fd < 0)
+    return false;
+  const char *p = data;
+  while (size) {
+    ssize_t n = write(fd, p, size);
+    if (n < 0 && errno == EINTR)
+      continue;
+    if (n <= 0) {
+      close(fd);
+      return false;
+    }
+    p += n;
+    size -= (size_t)n;
+  }
+  return close(fd) == 0;
+}
+
+/* Reads the file path (at most max bytes) into a malloc'd buffer with a
+ * NUL after it; NULL if it cannot be read. */
+static unsigned char *read_file(const char *path, size_t max, size_t *size) {
+  int fd = open(path, O_RDONLY | O_CLOEXEC);
+  if (fd < 0)
+    return NULL;
+  struct stat st;
+  unsigned char *buf = NULL;
+  if (fstat(fd, &st) == 0 && (buf = malloc((size_t)st.st_size + 1))) {
+    size_t want = (size_t)st.st_size < max ? (size_t)st.st_size : max;
+    size_t got = 0;
+    while (got < want) {
+      ssize_t n = read(fd, buf + got, want - got);
+      if (n < 0 && errno == EINTR)
+        continue;
+      if (n <= 0)
+        break;
+      got += (size_t)n;
+    }
+    buf[got] = '\0';
+    *size = got;
+  }
+  close(fd);
+  return buf;
+}
+
+/* In the child: limits, stdin from /dev/null, stdout and stderr to
+ * out_path, then the tool. Only async-signal-safe calls until execv. */
+static void child(const char *const *argv, const char *out_path) {
+  struct rlimit cpu = {TOOL_SECONDS, TOOL_SECONDS + 1};
+  struct rlimit as = {TOOL_ADDRESS_SPACE, TOOL_ADDRESS_SPACE};
+  struct rlimit core = {0, 0};
+  setrlimit(RLIMIT_CPU, &cpu);
+  setrlimit(RLIMIT_AS, &as);
+  setrlimit(RLIMIT_CORE, &core);
+  int in = open("/dev/null", O_RDONLY);
+  int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+  if (in < 0 || out < 0)
+    _exit(126);
+  dup2(in, 0);
+  dup2(out, 1);
+  dup2(out, 2);
+  /* Signal dispositions the host set are not the tool's business. */
+  signal(SIGPIPE, SIG_DFL);
+  execv(argv[0], (char *const *)argv);
+  _exit(127);
+}
+
+/* Runs argv[0] (an absolute path) with argv, its output in out_path;
+ * waits at most TOOL_SECONDS of wall time, then kills it. Returns the
+ * exit status, or -1 (with *how set) if it did not exit normally. */
+static int run_tool(const char *const *argv, const char *out_path,
+                    const char **how) {
+  *how = NULL;
+  pid_t pid = fork();
+  if (pid < 0) {
+    *how = "could not be started";
+    return -1;
+  }
+  if (pid == 0)
+    child(argv, out_path);
+  struct timespec start, now, nap = {0, 1000000};
+  clock_gettime(CLOCK_MONOTONIC, &start);
+  int status = 0;
+  for (;;) {
+    pid_t r = waitpid(pid, &status, WNOHANG);
+    if (r == pid)
+      break;
+    if (r < 0 && errno != EINTR) {
+      *how = "was lost (waitpid failed)";
+      return -1;
+    }
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    if (now.tv_sec - start.tv_sec >= TOOL_SECONDS) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      *how = "ran out of time and was stopped";
+      return -1;
+    }
+    nanosleep(&nap, NULL);
+    if (nap.tv_nsec < 20000000)
+      nap.tv_nsec *= 2;
+  }
+  if (WIFEXITED(status))
+    return WEXITSTATUS(status);
+  *how = "crashed";
+  return -1;
+}
+
+/* Appends the tool's output file (its first TOOL_LOG_MAX bytes) to log. */
+static void log_output(cc_log *log, const char *out_path) {
+  size_t n = 0;
+  unsigned char *text = read_file(out_path, TOOL_LOG_MAX, &n);
+  if (text && n) {
+    cc_log_append(log, (const char *)text, n);
+    if (text[n - 1] != '\n')
+      cc_log_append(log, "\n", 1);
+  }
+  free(text);
+}
+
+/* Runs one tool and logs a failure; true if it exited with 0. */
+static bool step(const char *what, const char *const *argv,
+                 const char *out_path, cc_log *log) {
+  const char *how;
+  int rc = run_tool(argv, out_path, &how);
+  if (rc == 0)
+    return true;
+  if (how)
+    cc_log_printf(log, "error: %s (%s) %s\n", what, argv[0], how);
+  else if (rc == 127)
+    cc_log_printf(log, "error: %s (%s) could not be run\n", what, argv[0]);
+  else
+    cc_log_printf(log, "error: %s (%s) rejected the module:\n", what,
+                  argv[0]);
+  log_output(log, out_path);
+  return false;
+}
+
+/* The spirv-val environment for a module of this version: the universal
+ * rules of its SPIR-V version. (The "opencl2.2" environment refuses
+ * capabilities that extensions such as cl_khr_fp16 allow, Float16 among
+ * them; cc_il_supported checks what the device takes.) */
+static const char *val_env(uint32_t version) {
+  static const char *const envs[] = {"spv1.0", "spv1.1", "spv1.2", "spv1.3",
+                                     "spv1.4"};
+  unsigned minor = (version >> 8) & 0xffu;
+  return envs[minor < 5 ? minor : 4];
+}
+
+cc_status cc_il_translate(const uint32_t *words, size_t num_words,
+                          unsigned char **bc, size_t *bc_size, cc_log *log) {
+  *bc = NULL;
+  if (!cc_il_available()) {
+    cc_log_printf(log, "error: SPIR-V programs need llvm-spirv and "
+                  "spirv-val ('%s', '%s'), which are not installed; see "
+                  "Skein's README for the set-up\n", translator(),
+                  validator());
+    return CC_BUILD_FAILED;
+  }
+  const char *tmp = getenv("TMPDIR");
+  char dir[512], in[600], out[600], msgs[600];
+  snprintf(dir, sizeof dir, "%s/skein-spirv-XXXXXX",
+           tmp && *tmp ? tmp : "/tmp");
+  if (!mkdtemp(dir)) {
+    cc_log_printf(log, "error: no private temporary folder for the SPIR-V "
+                  "translator: %s\n", strerror(errno));
+    return CC_BUILD_FAILED;
+  }
+  snprintf(in, sizeof in, "%s/module.spv", dir);
+  snprintf(out, sizeof out, "%s/module.bc", dir);
+  snprintf(msgs, sizeof msgs, "%s/messages.txt", dir);
+  cc_status st = CC_BUILD_FAILED;
+  if (!write_file(in, words, num_words * 4)) {
+    cc_log_printf(log, "error: could not write the SPIR-V module for the "
+                  "translator: %s\n", strerror(errno));
+  } else {
+    const char *val[] = {validator(), "--target-env", val_env(words[1]), in,
+                         NULL};
+    const char *tr[] = {translator(), "-r", in, "-o", out, NULL};
+    if (step("the SPIR-V validator", val, msgs, log) &&
+        step("the SPIR-V translator", tr, msgs, log)) {
+      *bc = read_file(out, SIZE_MAX, bc_size);
+      if (*bc)
+        st = CC_OK;
+      else
+        cc_log_printf(log, "error: the SPIR-V translator wrote no "
+                      "module\n");
+    }
+  }
+  unlink(in);
+  unlink(out);
+  unlink(msgs);
+  rmdir(dir);
+  return st;
+}

@@ -1,0 +1,588 @@
+/* This file contains the tests of SPIR-V programs (issue 16): the device's
+ * IL reports, clCreateProgramWithIL and its KHR alias, CL_PROGRAM_IL, the
+ * same kernels built from OpenCL C and from SPIR-V giving identical
+ * results (a table over tests/spirv/kernels.cl), specialization constants
+ * of every scalar type, a link of a SPIR-V object with an OpenCL C one,
+ * binaries of IL programs, and malformed modules with their error codes
+ * and logs. The SPIR-V comes from tests/spirv/, made at build time.
+ * "--no-translator" (run with SKEIN_LLVM_SPIRV naming a missing file)
+ * checks a device without the translator instead. */
+#include "test_util.h"
+
+#include <CL/cl_ext.h>
+#include <stdint.h>
+
+static test_env env;
+
+/* The file tests/spirv/ made (or holds), malloc'd; NULL if absent. */
+static void *read_file(const char *dir, const char *name, size_t *size) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  if (buf)
+    buf[n] = '\0';
+  fclose(f);
+  *size = (size_t)n;
+  return buf;
+}
+
+static void *spirv(const char *name, size_t *size) {
+  void *p = read_file(SKEIN_SPIRV_TEST_DIR, name, size);
+  if (!p) {
+    fprintf(stderr, "missing %s/%s\n", SKEIN_SPIRV_TEST_DIR, name);
+    exit(1);
+  }
+  return p;
+}
+
+static cl_program from_il(const void *il, size_t size) {
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(env.context, il, size, &err);
+  REQUIRE_OK(err);
+  return p;
+}
+
+static char *build_log(cl_program p) {
+  static char log[16384];
+  log[0] = '\0';
+  clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
+                        NULL);
+  return log;
+}
+
+static void build_or_die(cl_program p, const char *options) {
+  cl_int err = clBuildProgram(p, 1, &env.device, options, NULL, NULL);
+  if (err != CL_SUCCESS) {
+    fprintf(stderr, "build failed (%d):\n%s\n", err, build_log(p));
+    exit(1);
+  }
+}
+
+/* The device reports SPIR-V 1.0 to 1.4 and cl_khr_il_program. */
+static void test_reports(void) {
+  char text[4096];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_IL_VERSION, sizeof text,
+                             text, NULL));
+  CHECK(strcmp(text, "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 "
+                     "SPIR-V_1.4") == 0);
+  cl_name_version ils[8];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_ILS_WITH_VERSION,
+                             sizeof ils, ils, &size));
+  CHECK_EQ(size, 5 * sizeof(cl_name_version));
+  CHECK(strcmp(ils[0].name, "SPIR-V") == 0);
+  CHECK_EQ(ils[0].version, CL_MAKE_VERSION(1, 0, 0));
+  CHECK_EQ(ils[4].version, CL_MAKE_VERSION(1, 4, 0));
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
+                             text, NULL));
+  CHECK(strstr(text, "cl_khr_il_program") != NULL);
+  cl_name_version ext[64];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION,
+                             sizeof ext, ext, &size));
+  int found = 0;
+  for (size_t i = 0; i < size / sizeof(ext[0]); i++)
+    found += strcmp(ext[i].name, "cl_khr_il_program") == 0;
+  CHECK_EQ(found, 1);
+}
+
+/* Runs kernel name of p over 256 work-items in groups of 64 with (out,
+ * in, n); out (out_size bytes, zeroed first) receives the result. */
+static void run_kernel(cl_program p, const char *name, const uint32_t *in,
+                       void *out, size_t out_size) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE_OK(err);
+  memset(out, 0, out_size);
+  cl_mem bo = test_buffer(&env, out_size, out);
+  cl_mem bi = test_buffer(&env, 256 * sizeof(uint32_t), (void *)in);
+  cl_uint n = 256;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof n, &n));
+  size_t global = 256, local = 64;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, out_size, out, 0,
+                                 NULL, NULL));
+  clReleaseMemObject(bo);
+  clReleaseMemObject(bi);
+  clReleaseKernel(k);
+}
+
+/* Every kernel of kernels.cl, with the bytes its output takes. */
+static const struct {
+  const char *name;
+  size_t out_size;
+} kernel_table[] = {
+    {"arith", 256 * 4},         {"float_math", 256 * 4},
+    {"double_math", 256 * 8},   {"vectors", 256 * 16},
+    {"shorts_chars", 256 * 2},  {"conversions", 256 * 4},
+    {"half_math", 512 * 2},     {"atomics", 256 * 4},
+    {"local_barrier", 256 * 4}, {"collectives", 256 * 4},
+    {"loops", 256 * 4},         {"structs", 256 * 16},
+    {"workitem", 256 * 4},      {"calls", 256 * 4},
+    {"generic_ptr", 256 * 4},
+};
+
+/* The same kernels from OpenCL C and from SPIR-V: identical bits. */
+static void test_same_results(void) {
+  size_t src_size, il_size;
+  char *src = read_file(SKEIN_SPIRV_SOURCE_DIR, "kernels.cl", &src_size);
+  void *il = spirv("kernels.spv", &il_size);
+  CHECK(src != NULL);
+  cl_program from_c = test_build(&env, src, "-cl-std=CL3.0");
+  cl_program from_spirv = from_il(il, il_size);
+  build_or_die(from_spirv, "");
+  cl_uint n_c = 0, n_il = 0;
+  clGetProgramInfo(from_c, CL_PROGRAM_NUM_KERNELS, sizeof(size_t), &n_c,
+                   NULL);
+  clGetProgramInfo(from_spirv, CL_PROGRAM_NUM_KERNELS, sizeof(size_t), &n_il,
+                   NULL);
+  CHECK_EQ(n_il, n_c);
+  uint32_t in[256];
+  test_seed(16);
+  for (int i = 0; i < 256; i++)
+    in[i] = (uint32_t)test_rand();
+  for (size_t t = 0; t < sizeof kernel_table / sizeof kernel_table[0]; t++) {
+    size_t size = kernel_table[t].out_size;
+    unsigned char *a = malloc(size), *b = malloc(size);
+    run_kernel(from_c, kernel_table[t].name, in, a, size);
+    run_kernel(from_spirv, kernel_table[t].name, in, b, size);
+    if (memcmp(a, b, size) != 0) {
+      size_t at = 0;
+      while (a[at] == b[at])
+        at++;
+      fprintf(stderr, "kernel %s: OpenCL C and SPIR-V differ at byte %zu\n",
+              kernel_table[t].name, at);
+      test_failures++;
+    }
+    free(a);
+    free(b);
+  }
+  clReleaseProgram(from_c);
+  clReleaseProgram(from_spirv);
+  free(src);
+  free(il);
+}
+
+/* CL_PROGRAM_IL returns the module as given; CL_PROGRAM_SOURCE is empty;
+ * the KHR entry point makes the same kind of program. */
+static void test_program_il(void) {
+  size_t size;
+  void *il = spirv("spec.spv", &size);
+  cl_program p = from_il(il, size);
+  size_t got = 0;
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_IL, 0, NULL, &got));
+  CHECK_EQ(got, size);
+  void *back = malloc(size);
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_IL, size, back, NULL));
+  CHECK(memcmp(back, il, size) == 0);
+  free(back);
+  char text[8];
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_SOURCE, sizeof text, text,
+                              &got));
+  CHECK_EQ(got, 1);
+  clReleaseProgram(p);
+
+  clCreateProgramWithILKHR_fn khr =
+      (clCreateProgramWithILKHR_fn)clGetExtensionFunctionAddressForPlatform(
+          env.platform, "clCreateProgramWithILKHR");
+  CHECK(khr != NULL);
+  if (khr) {
+    cl_int err;
+    p = khr(env.context, il, size, &err);
+    CHECK_EQ(err, CL_SUCCESS);
+    build_or_die(p, NULL);
+    clReleaseProgram(p);
+  }
+  /* A program from source has no IL. */
+  cl_program c = test_build(&env, "kernel void k(void) {}", "");
+  REQUIRE_OK(clGetProgramInfo(c, CL_PROGRAM_IL, 0, NULL, &got));
+  CHECK_EQ(got, 0);
+  clReleaseProgram(c);
+  free(il);
+}
+
+/* Runs spec.spv's kernel: out[0..7] as the module stores them. */
+static void run_spec(cl_program p, uint64_t out[8]) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "spec", &err);
+  REQUIRE_OK(err);
+  cl_mem b = test_buffer(&env, 8 * sizeof(uint64_t), NULL);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof b, &b));
+  size_t one = 1;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &one, NULL, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, b, CL_TRUE, 0,
+                                 8 * sizeof(uint64_t), out, 0, NULL, NULL));
+  clReleaseMemObject(b);
+  clReleaseKernel(k);
+}
+
+static uint32_t float_bits(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+
+static uint64_t double_bits(double d) {
+  uint64_t u;
+  memcpy(&u, &d, 8);
+  return u;
+}
+
+/* Specialization constants of every scalar type: the module's defaults,
+ * then values set before a build, then the errors. */
+static void test_spec_constants(void) {
+  size_t size;
+  void *il = spirv("spec.spv", &size);
+  cl_program p = from_il(il, size);
+  uint64_t out[8];
+  build_or_die(p, "");
+  run_spec(p, out);
+  CHECK_EQ(out[0], 0);
+  CHECK_EQ(out[1], (uint64_t)(int64_t)-3);   /* 253 as a signed char */
+  CHECK_EQ(out[2], 1000);
+  CHECK_EQ(out[3], 100000);
+  CHECK_EQ(out[4], 10000000000ull);
+  CHECK_EQ(out[5], 0x3e00);                   /* half 1.5 */
+  CHECK_EQ(out[6], float_bits(2.5f));
+  CHECK_EQ(out[7], double_bits(3.25));
+
+  cl_uchar b = 1;
+  cl_char c = -100;
+  cl_short s = -12345;
+  cl_int i = -2000000000;
+  cl_long l = -1234567890123456789ll;
+  cl_half h = 0xc500;                         /* -5.0 */
+  cl_float f = -0.125f;
+  cl_double d = 1e300;
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 0, sizeof b, &b));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 1, sizeof c, &c));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 2, sizeof s, &s));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 3, sizeof i, &i));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 4, sizeof l, &l));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 5, sizeof h, &h));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 6, sizeof f, &f));
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 7, sizeof d, &d));
+  build_or_die(p, "");
+  run_spec(p, out);
+  CHECK_EQ(out[0], 1);
+  CHECK_EQ(out[1], (uint64_t)(int64_t)-100);
+  CHECK_EQ(out[2], (uint64_t)(int64_t)-12345);
+  CHECK_EQ(out[3], (uint64_t)(int64_t)-2000000000);
+  CHECK_EQ(out[4], (uint64_t)l);
+  CHECK_EQ(out[5], 0xc500);
+  CHECK_EQ(out[6], float_bits(-0.125f));
+  CHECK_EQ(out[7], double_bits(1e300));
+
+  /* Setting one again replaces it; the others stay. */
+  b = 0;
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 0, sizeof b, &b));
+  build_or_die(p, "");
+  run_spec(p, out);
+  CHECK_EQ(out[0], 0);
+  CHECK_EQ(out[3], (uint64_t)(int64_t)-2000000000);
+
+  /* CL_INVALID_SPEC_ID, CL_INVALID_VALUE (size, NULL value),
+   * CL_INVALID_PROGRAM (not an IL program, not a program). */
+  CHECK_EQ(clSetProgramSpecializationConstant(p, 8, 4, &i),
+           CL_INVALID_SPEC_ID);
+  CHECK_EQ(clSetProgramSpecializationConstant(p, 3, 8, &l),
+           CL_INVALID_VALUE);
+  CHECK_EQ(clSetProgramSpecializationConstant(p, 3, 4, NULL),
+           CL_INVALID_VALUE);
+  cl_program src = test_build(&env, "kernel void k(void) {}", "");
+  CHECK_EQ(clSetProgramSpecializationConstant(src, 0, 1, &b),
+           CL_INVALID_PROGRAM);
+  CHECK_EQ(clSetProgramSpecializationConstant(NULL, 0, 1, &b),
+           CL_INVALID_PROGRAM);
+  clReleaseProgram(src);
+  clReleaseProgram(p);
+  free(il);
+}
+
+static const char *c_side =
+    "int lib_scale(int x);\n"
+    "int c_offset(int x) { return x + 1000; }\n"
+    "kernel void c_side(global int *out) {\n"
+    "  int i = (int)get_global_id(0);\n"
+    "  out[i] = lib_scale(i) * 2;\n"
+    "}\n";
+
+static void run_int_kernel(cl_program p, const char *name, int *out,
+                           size_t n) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE_OK(err);
+  cl_mem b = test_buffer(&env, n * sizeof(int), NULL);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof b, &b));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &n, NULL, 0, NULL,
+                                    NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, b, CL_TRUE, 0, n * sizeof(int),
+                                 out, 0, NULL, NULL));
+  clReleaseMemObject(b);
+  clReleaseKernel(k);
+}
+
+/* A SPIR-V object and an OpenCL C object, each calling the other. */
+static void test_link_with_c(void) {
+  size_t size;
+  void *il = spirv("link_lib.spv", &size);
+  cl_program a = from_il(il, size);
+  cl_int err = clCompileProgram(a, 1, &env.device, "", 0, NULL, NULL, NULL,
+                                NULL);
+  if (err != CL_SUCCESS)
+    fprintf(stderr, "compile of IL failed:\n%s\n", build_log(a));
+  REQUIRE_OK(err);
+  cl_program_binary_type type;
+  REQUIRE_OK(clGetProgramBuildInfo(a, env.device, CL_PROGRAM_BINARY_TYPE,
+                                   sizeof type, &type, NULL));
+  CHECK_EQ(type, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+  cl_program b = clCreateProgramWithSource(env.context, 1, &c_side, NULL,
+                                           &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clCompileProgram(b, 1, &env.device, "", 0, NULL, NULL, NULL,
+                              NULL));
+  cl_program units[2] = {a, b};
+  cl_program linked = clLinkProgram(env.context, 1, &env.device, "", 2,
+                                    units, NULL, NULL, &err);
+  if (err != CL_SUCCESS && linked)
+    fprintf(stderr, "link failed:\n%s\n", build_log(linked));
+  REQUIRE_OK(err);
+  int out[16];
+  run_int_kernel(linked, "il_side", out, 16);
+  for (int i = 0; i < 16; i++)
+    CHECK_EQ(out[i], (i + 1000) + (3 * i + 1));
+  run_int_kernel(linked, "c_side", out, 16);
+  for (int i = 0; i < 16; i++)
+    CHECK_EQ(out[i], (3 * i + 1) * 2);
+
+  /* The executable's binary builds again without the SPIR-V. */
+  size_t bin_size;
+  REQUIRE_OK(clGetProgramInfo(linked, CL_PROGRAM_BINARY_SIZES,
+                              sizeof bin_size, &bin_size, NULL));
+  unsigned char *bin = malloc(bin_size);
+  REQUIRE_OK(clGetProgramInfo(linked, CL_PROGRAM_BINARIES, sizeof bin, &bin,
+                              NULL));
+  cl_program again = clCreateProgramWithBinary(
+      env.context, 1, &env.device, &bin_size,
+      (const unsigned char **)&bin, NULL, &err);
+  REQUIRE_OK(err);
+  build_or_die(again, "");
+  run_int_kernel(again, "il_side", out, 16);
+  CHECK_EQ(out[5], 1005 + 16);
+  clReleaseProgram(again);
+  free(bin);
+  clReleaseProgram(linked);
+  clReleaseProgram(a);
+  clReleaseProgram(b);
+  free(il);
+}
+
+/* An IL program's executable binary round-trips, with its spec
+ * constants applied. */
+static void test_binary_round_trip(void) {
+  size_t size;
+  void *il = spirv("spec.spv", &size);
+  cl_program p = from_il(il, size);
+  cl_int v = 42;
+  REQUIRE_OK(clSetProgramSpecializationConstant(p, 3, sizeof v, &v));
+  build_or_die(p, "");
+  size_t bin_size;
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof bin_size,
+                              &bin_size, NULL));
+  unsigned char *bin = malloc(bin_size);
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bin, &bin,
+                              NULL));
+  cl_int err;
+  cl_program q = clCreateProgramWithBinary(env.context, 1, &env.device,
+                                           &bin_size,
+                                           (const unsigned char **)&bin,
+                                           NULL, &err);
+  REQUIRE_OK(err);
+  build_or_die(q, "");
+  uint64_t out[8];
+  run_spec(q, out);
+  CHECK_EQ(out[3], 42);
+  CHECK_EQ(out[2], 1000);
+  cl_bool present = CL_TRUE;
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_CTORS_PRESENT,
+                              sizeof present, &present, NULL));
+  CHECK_EQ(present, CL_FALSE);
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT,
+                              sizeof present, &present, NULL));
+  CHECK_EQ(present, CL_FALSE);
+  clReleaseProgram(q);
+  clReleaseProgram(p);
+  free(bin);
+  free(il);
+}
+
+static uint32_t swap32(uint32_t w) {
+  return (w >> 24) | ((w >> 8) & 0xff00u) | ((w << 8) & 0xff0000u) |
+         (w << 24);
+}
+
+/* clCreateProgramWithIL's error for il, length. */
+static cl_int create_error(const void *il, size_t length) {
+  cl_int err = 12345;
+  cl_program p = clCreateProgramWithIL(env.context, il, length, &err);
+  if (p)
+    clReleaseProgram(p);
+  CHECK((p != NULL) == (err == CL_SUCCESS));
+  return err;
+}
+
+/* The module named builds with CL_BUILD_PROGRAM_FAILURE and a log that
+ * contains expect. */
+static void check_build_fails(const char *name, const char *expect) {
+  size_t size;
+  void *il = spirv(name, &size);
+  cl_program p = from_il(il, size);
+  CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+  const char *log = build_log(p);
+  if (!strstr(log, expect)) {
+    fprintf(stderr, "%s: log lacks \"%s\":\n%s\n", name, expect, log);
+    test_failures++;
+  }
+  cl_build_status st;
+  REQUIRE_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_STATUS,
+                                   sizeof st, &st, NULL));
+  CHECK_EQ(st, CL_BUILD_ERROR);
+  clReleaseProgram(p);
+  free(il);
+}
+
+/* Malformed and unsupported modules: CL_INVALID_VALUE at creation for
+ * what is not well-formed, CL_BUILD_PROGRAM_FAILURE with a log for the
+ * rest, and a byte-swapped module works. */
+static void test_bad_input(void) {
+  size_t size;
+  uint32_t *il = spirv("spec.spv", &size);
+  uint32_t *copy = malloc(size);
+  CHECK_EQ(create_error(NULL, size), CL_INVALID_VALUE);
+  CHECK_EQ(create_error(il, 0), CL_INVALID_VALUE);
+  /* Truncated: not whole words, only part of the header, mid-instruction. */
+  CHECK_EQ(create_error(il, size - 2), CL_INVALID_VALUE);
+  CHECK_EQ(create_error(il, 12), CL_INVALID_VALUE);
+  CHECK_EQ(create_error(il, size - 12), CL_INVALID_VALUE); /* in OpStore */
+  /* Wrong magic. */
+  memcpy(copy, il, size);
+  copy[0] = 0x07230204;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+  /* SPIR-V 1.5 and an odd version word. */
+  memcpy(copy, il, size);
+  copy[1] = 0x00010500;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+  copy[1] = 0x01010000;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+  /* A bound below the ids in use, a zero word count, a count past the
+   * end. */
+  memcpy(copy, il, size);
+  copy[3] = 3;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+  memcpy(copy, il, size);
+  copy[5] &= 0xffffu;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+  memcpy(copy, il, size);
+  copy[5] = (copy[5] & 0xffffu) | 0xffff0000u;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+  /* Garbage the length of a module, after a valid header. */
+  memcpy(copy, il, size);
+  for (size_t i = 5; i < size / 4; i++)
+    copy[i] = 0x00000000u;
+  CHECK_EQ(create_error(copy, size), CL_INVALID_VALUE);
+
+  /* The other byte order builds and runs. */
+  for (size_t i = 0; i < size / 4; i++)
+    copy[i] = swap32(il[i]);
+  cl_program p = from_il(copy, size);
+  build_or_die(p, "");
+  uint64_t out[8];
+  run_spec(p, out);
+  CHECK_EQ(out[3], 100000);
+  /* ... and CL_PROGRAM_IL gives it back as it came. */
+  uint32_t *back = malloc(size);
+  REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_IL, size, back, NULL));
+  CHECK(memcmp(back, copy, size) == 0);
+  free(back);
+  clReleaseProgram(p);
+
+  check_build_fails("bad_capability.spv", "capability 17");
+  check_build_fails("physical32.spv", "addressing model 1");
+  check_build_fails("undefined_id.spv", "validator");
+  free(copy);
+  free(il);
+}
+
+/* The translator vanishing after creation fails the build with a log. */
+static void test_translator_missing_at_build(void) {
+  size_t size;
+  void *il = spirv("spec.spv", &size);
+  cl_program p = from_il(il, size);
+  setenv("SKEIN_LLVM_SPIRV", "/nonexistent/llvm-spirv", 1);
+  CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+  CHECK(strstr(build_log(p), "not installed") != NULL);
+  unsetenv("SKEIN_LLVM_SPIRV");
+  build_or_die(p, "");
+  clReleaseProgram(p);
+  free(il);
+}
+
+/* SKEIN_LLVM_SPIRV names a missing file from the start: no IL version,
+ * no cl_khr_il_program, clCreateProgramWithIL is CL_INVALID_OPERATION. */
+static int test_no_translator(void) {
+  test_setup(&env);
+  char text[4096];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_IL_VERSION, sizeof text,
+                             text, NULL));
+  CHECK_EQ(strlen(text), 0);
+  size_t size = 1;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_ILS_WITH_VERSION, 0, NULL,
+                             &size));
+  CHECK_EQ(size, 0);
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
+                             text, NULL));
+  CHECK(strstr(text, "cl_khr_il_program") == NULL);
+  static const uint32_t header[5] = {0x07230203u, 0x00010000u, 0, 1, 0};
+  CHECK_EQ(create_error(header, sizeof header), CL_INVALID_OPERATION);
+  test_teardown(&env);
+  return test_finish("spirv --no-translator");
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && strcmp(argv[1], "--no-translator") == 0)
+    return test_no_translator();
+  size_t size;
+  void *probe = read_file(SKEIN_SPIRV_TEST_DIR, "kernels.spv", &size);
+  if (!probe) {
+    printf("skipped: no test SPIR-V (clang-15, llvm-spirv-15 or spirv-as "
+           "missing at build time)\n");
+    return 77;
+  }
+  free(probe);
+  test_setup(&env);
+  test_reports();
+  test_program_il();
+  test_spec_constants();
+  test_binary_round_trip();
+  test_link_with_c();
+  test_bad_input();
+  test_translator_missing_at_build();
+  test_same_results();
+  test_teardown(&env);
+  return test_finish("spirv");
+}
