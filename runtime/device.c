@@ -41,8 +41,11 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images"
-/* Listed while SPIR-V programs can be built (rt_device_init). */
-#define RT_IL_EXTENSIONS "cl_khr_il_program"
+/* Listed while SPIR-V programs can be built (rt_device_init): llvm-spirv
+ * 15 translates NoSignedWrap/NoUnsignedWrap and LinkOnceODR linkage. */
+#define RT_IL_EXTENSIONS                                                   \
+  "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration "             \
+  "cl_khr_spirv_linkonce_odr"
 
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 
