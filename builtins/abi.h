@@ -12,6 +12,12 @@
 typedef struct skein_group skein_group;
 typedef struct skein_hooks skein_hooks;
 
+/* A fiber-mode sub-group operation: computes the results of the n
+ * members of its active set (skein_hooks.sub_group_operation), in
+ * increasing linear id order; each member is the work-item's own record,
+ * which the builtin defines. */
+typedef void (*skein_sub_group_op)(void *const *members, unsigned n);
+
 /* One NDRange launch: constant for every work-group of a command. */
 typedef struct skein_launch {
   uint32_t work_dim;          /* 1..3 */
@@ -131,13 +137,22 @@ struct skein_hooks {
   /* Which memory p points into, as the work-item g sees it: one of
    * SKEIN_ADDR_* (to_global, to_local, to_private, get_fence). */
   unsigned (*address_kind)(const skein_group *g, const void *p);
-  /* Suspends the calling work-item until every work-item of its
-   * sub-group (launch->sub_group_size consecutive linear ids) that has
-   * not returned has called sub_group_barrier as many times; other
+  /* Suspends the calling work-item until no work-item of its sub-group
+   * (launch->sub_group_size consecutive linear ids) can run on: each has
+   * called sub_group_barrier, is at a work-group barrier or has returned
+   * (those parked at sub_group_operation are served first); other
    * sub-groups need not take part. Work-items of a sub-group run in
-   * increasing linear id order, so the last to arrive is the one with
-   * the highest linear id of the sub-group (builtins/subgroups.c). */
+   * increasing linear id order. */
   void (*sub_group_barrier)(skein_group *g);
+  /* Fiber mode's sub-group operations (builtins/subgroups_nu.c): parks
+   * the calling work-item at call site site with member, its part of
+   * operation op, until no member of its sub-group can run on (each is
+   * parked at a sub-group operation or barrier, at a work-group barrier,
+   * or has returned); then the members parked at the same (op, site),
+   * the active set, are passed to op in increasing linear id order and
+   * resume. Never called in loop or region mode. */
+  void (*sub_group_operation)(skein_group *g, skein_sub_group_op op,
+                              const void *site, void *member);
 };
 
 /* skein_hooks.address_kind's answers: the group's local memory, the

@@ -8,6 +8,10 @@
 #include "abi.h"
 
 typedef union slot {
+  int8_t c;  /* char, uchar, short, ushort: cl_khr_subgroup_extended_types */
+  uint8_t h;
+  int16_t s;
+  uint16_t t;
   int32_t i;
   uint32_t j;
   int64_t l;
@@ -26,8 +30,8 @@ static inline uint64_t linear_id(const skein_group *g) {
              g->local_size[0] + g->local_id[0];
 }
 
-/* The binary operators, per mangled type code (i int, j uint, l long,
- * m ulong, f float, d double, Dh half). Integer add and mul wrap: the
+/* The binary operators, per mangled type code (c char, h uchar, s short,
+ * t ushort, i int, j uint, l long, m ulong, f float, d double, Dh half). Integer add and mul wrap: the
  * arithmetic is done in the unsigned type. Floating min/max are fmin/fmax
  * (a NaN operand is ignored). Logical operators take predicates (non-zero
  * is true) and give 0 or 1. */
@@ -39,6 +43,10 @@ static inline uint64_t linear_id(const skein_group *g) {
   static inline T and_##c(T a, T b) { return a & b; }                       \
   static inline T or_##c(T a, T b) { return a | b; }                        \
   static inline T xor_##c(T a, T b) { return a ^ b; }
+INT_OPS(c, int8_t, uint8_t)
+INT_OPS(h, uint8_t, uint8_t)
+INT_OPS(s, int16_t, uint16_t)
+INT_OPS(t, uint16_t, uint16_t)
 INT_OPS(i, int32_t, uint32_t)
 INT_OPS(j, uint32_t, uint32_t)
 INT_OPS(l, int64_t, uint64_t)
@@ -79,6 +87,34 @@ static inline int32_t logical_xor_i(int32_t a, int32_t b) {
 }
 
 /* The identities (OpenCL C 6.15.19 and the extension's tables). */
+#define id_add_c 0
+#define id_add_h 0
+#define id_add_s 0
+#define id_add_t 0
+#define id_mul_c 1
+#define id_mul_h 1
+#define id_mul_s 1
+#define id_mul_t 1
+#define id_min_c INT8_MAX
+#define id_min_h UINT8_MAX
+#define id_min_s INT16_MAX
+#define id_min_t UINT16_MAX
+#define id_max_c INT8_MIN
+#define id_max_h 0
+#define id_max_s INT16_MIN
+#define id_max_t 0
+#define id_and_c (-1)
+#define id_and_h UINT8_MAX
+#define id_and_s (-1)
+#define id_and_t UINT16_MAX
+#define id_or_c 0
+#define id_or_h 0
+#define id_or_s 0
+#define id_or_t 0
+#define id_xor_c 0
+#define id_xor_h 0
+#define id_xor_s 0
+#define id_xor_t 0
 #define id_add_i 0
 #define id_add_j 0u
 #define id_add_l 0

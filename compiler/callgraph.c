@@ -18,12 +18,17 @@ static LLVMValueRef direct_callee(LLVMValueRef inst) {
 }
 
 /* barrier, work_group_barrier, every work_group_* collective, and every
- * sub_group_* function (sub_group_barrier and the sub-group collectives;
- * their Itanium manglings: _Z<length>work_group_..., _Z<length>sub_group_
- * ...): they need all work-items of the group, or of a sub-group, in
- * flight (fiber or region mode). Not async_work_group_copy, which only
- * contains the words, nor the sub-group queries (get_sub_group_id...),
- * which are expressions of the local id. */
+ * sub_group_* function (sub_group_barrier, the sub-group collectives and
+ * the cl_khr_subgroup_* functions; their Itanium manglings:
+ * _Z<length>work_group_..., _Z<length>sub_group_...): they need all
+ * work-items of the group, or of a sub-group, in flight (fiber or region
+ * mode). So do the ballot queries that read the caller's sub-group local
+ * id from the group (get_sub_group_<eq|ge|gt|le|lt>_mask, inverse_ballot
+ * and the ballot scans: builtins/subgroups_ballot.c), which only fiber
+ * mode keeps per work-item. Not async_work_group_copy, which only
+ * contains the words, nor the queries of the launch alone
+ * (get_sub_group_id..., sub_group_ballot_bit_count/_bit_extract/
+ * _find_lsb/_find_msb). */
 static bool is_barrier_like(const char *name) {
   if (strcmp(name, "_Z7barrierj") == 0)
     return true;
@@ -31,6 +36,14 @@ static bool is_barrier_like(const char *name) {
     return false;
   name += 2;
   name += strspn(name, "0123456789");
+  if (strncmp(name, "get_sub_group_", 14) == 0)
+    return strlen(name) >= 22 && strncmp(name + 16, "_mask", 5) == 0;
+  static const char *const launch_only[] = {
+      "sub_group_ballot_bit_count", "sub_group_ballot_bit_extract",
+      "sub_group_ballot_find_lsb", "sub_group_ballot_find_msb"};
+  for (size_t k = 0; k < sizeof launch_only / sizeof *launch_only; k++)
+    if (strncmp(name, launch_only[k], strlen(launch_only[k])) == 0)
+      return false;
   return strncmp(name, "work_group_", 11) == 0 ||
          strncmp(name, "sub_group_", 10) == 0;
 }

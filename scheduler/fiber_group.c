@@ -45,14 +45,26 @@
 
 typedef struct fiber_run fiber_run;
 
-/* One work-item: its context, its own copy of the group description and
- * whether it has returned. */
+/* What a work-item that is not running waits for (fiber_item.wait). */
+enum {
+  WAIT_NONE,        /* runnable: not started, or released */
+  WAIT_BARRIER,     /* at a work-group barrier */
+  WAIT_SUB_GROUP,   /* at sub_group_barrier */
+  WAIT_OPERATION,   /* at a sub-group operation (op, site, member) */
+};
+
+/* One work-item: its context, its own copy of the group description,
+ * whether it has returned and what it is parked at. */
 typedef struct fiber_item {
   sched_fiber_ctx ctx;
   skein_group g;
   fiber_run *run;
   unsigned index;
   bool done;
+  unsigned char wait;            /* WAIT_* */
+  skein_sub_group_op op;         /* WAIT_OPERATION: the operation, */
+  const void *site;              /* its call site */
+  void *member;                  /* and this work-item's record */
 #if FIBER_TSAN
   void *tsan_fiber;
 #endif
@@ -64,6 +76,8 @@ struct fiber_run {
   fiber_item *items;
   unsigned n;
   unsigned remaining;          /* items not yet returned */
+  unsigned sub_group_size;     /* launch->sub_group_size, at least 1 */
+  void **members;              /* an operation's active set (pool's) */
   skein_wi_fn wi;
   sigjmp_buf escape;           /* where a stack overflow lands */
   char *stack_base;            /* for the sanitizers' bookkeeping */
@@ -84,6 +98,7 @@ typedef struct fiber_pool {
   unsigned count;
   fiber_item *items;           /* SCHED_MAX_GROUP_SIZE entries */
   uint64_t *collective;        /* COLLECTIVE_SLOTS entries */
+  void **members;              /* SCHED_MAX_GROUP_SIZE entries */
   char *altstack;              /* this thread's signal stack, if ours */
   fiber_run *volatile running; /* the group in progress, for the handler */
   bool failed;                 /* a group could not complete since the
@@ -128,6 +143,7 @@ static void pool_free(void *unused) {
     stacks_unmap();
   free(pool.items);
   free(pool.collective);
+  free(pool.members);
   if (pool.altstack) {
     stack_t off = {.ss_flags = SS_DISABLE};
     sigaltstack(&off, NULL);
@@ -226,7 +242,8 @@ static bool pool_reserve(unsigned n, size_t stack_size) {
     ensure_altstack();
     pool.items = calloc(SCHED_MAX_GROUP_SIZE, sizeof *pool.items);
     pool.collective = calloc(COLLECTIVE_SLOTS, sizeof *pool.collective);
-    if (!pool.items || !pool.collective)
+    pool.members = calloc(SCHED_MAX_GROUP_SIZE, sizeof *pool.members);
+    if (!pool.items || !pool.collective || !pool.members)
       return false;
   }
   if (pool.stacks && pool.count >= n && pool.stride >= stride)
@@ -301,15 +318,121 @@ static void switch_away(fiber_run *r, sched_fiber_ctx *from,
   sched_fiber_switch(from, to);
 }
 
-/* The next work-item to run after item i, skipping those that returned;
- * NULL if none is left (back to the worker). */
-static fiber_item *next_item(fiber_run *r, unsigned i) {
-  for (unsigned k = 1; k <= r->n; k++) {
-    fiber_item *it = &r->items[(i + k) % r->n];
-    if (!it->done)
+/* The scheduler. A work-item runs until it parks (at a work-group
+ * barrier, a sub_group_barrier or a sub-group operation) or returns;
+ * choose then names the next to run, preferring the parked work-item's
+ * own sub-group:
+ *   1. a runnable work-item of the sub-group, the next after it in
+ *      linear id order (wrapping within the sub-group);
+ *   2. if none, the sub-group is served (serve_sub_group): the members
+ *      parked at one sub-group operation, or else at sub_group_barrier,
+ *      are released;
+ *   3. if the whole sub-group is at a work-group barrier or has
+ *      returned, the next sub-group (wrapping) with a work-item to run
+ *      or to serve;
+ *   4. if every work-item is at the work-group barrier or has returned,
+ *      the barrier is released.
+ * Whatever is released resumes lowest linear id first. So with no
+ * sub-group operations the order is the round robin of linear ids, and
+ * the last to arrive at a work-group barrier is the highest linear id
+ * (the work-group collectives rely on it). Nothing waits for a
+ * work-item that has returned, and each step releases someone, so a
+ * kernel that breaks the spec's rules gets undefined values, never a
+ * hang. */
+
+/* The sub-group [first, end) of work-items, none runnable: releases the
+ * members parked at the sub-group operation with the lowest call site
+ * (a loop's call comes before the code after the loop, so lanes that
+ * loop longer meet there before the others go on), after computing it
+ * for them; else those at sub_group_barrier. Returns the lowest one
+ * released, NULL if all are at a work-group barrier or returned. */
+static fiber_item *serve_sub_group(fiber_run *r, unsigned first,
+                                   unsigned end) {
+  fiber_item *pick = NULL, *lead = NULL;
+  for (unsigned i = first; i < end; i++) {
+    fiber_item *it = &r->items[i];
+    if (it->done || it->wait != WAIT_OPERATION)
+      continue;
+    if (!pick || (uintptr_t)it->site < (uintptr_t)pick->site ||
+        (it->site == pick->site && (uintptr_t)it->op < (uintptr_t)pick->op))
+      pick = it;
+  }
+  if (pick) {
+    unsigned n = 0;
+    for (unsigned i = first; i < end; i++) {
+      fiber_item *it = &r->items[i];
+      if (it->done || it->wait != WAIT_OPERATION || it->site != pick->site ||
+          it->op != pick->op)
+        continue;
+      r->members[n++] = it->member;
+      it->wait = WAIT_NONE;
+      if (!lead)
+        lead = it;
+    }
+    pick->op(r->members, n);
+    return lead;
+  }
+  for (unsigned i = first; i < end; i++) {
+    fiber_item *it = &r->items[i];
+    if (!it->done && it->wait == WAIT_SUB_GROUP) {
+      it->wait = WAIT_NONE;
+      if (!lead)
+        lead = it;
+    }
+  }
+  return lead;
+}
+
+/* A runnable work-item of [first, end), or one that serving it releases;
+ * NULL if none. */
+static fiber_item *sub_group_next(fiber_run *r, unsigned first,
+                                  unsigned end) {
+  for (unsigned i = first; i < end; i++)
+    if (!r->items[i].done && r->items[i].wait == WAIT_NONE)
+      return &r->items[i];
+  return serve_sub_group(r, first, end);
+}
+
+/* The work-item to run after self, which has just parked (self->wait set)
+ * or returned; self itself if it was released at once; NULL if every
+ * work-item has returned. See the steps above. */
+static fiber_item *choose(fiber_run *r, fiber_item *self) {
+  unsigned size = r->sub_group_size;
+  unsigned mine = self->index / size, first = mine * size;
+  unsigned count = r->n - first < size ? r->n - first : size;
+  for (unsigned k = 1; k < count; k++) {
+    fiber_item *it = &r->items[first + (self->index - first + k) % count];
+    if (!it->done && it->wait == WAIT_NONE)
       return it;
   }
-  return NULL;
+  fiber_item *next = serve_sub_group(r, first, first + count);
+  if (next)
+    return next;
+  unsigned groups = (r->n + size - 1) / size;
+  for (unsigned k = 1; k < groups; k++) {
+    unsigned f = (mine + k) % groups * size;
+    next = sub_group_next(r, f, r->n - f < size ? r->n : f + size);
+    if (next)
+      return next;
+  }
+  for (unsigned i = 0; i < r->n; i++) {
+    fiber_item *it = &r->items[i];
+    if (!it->done && it->wait == WAIT_BARRIER) {
+      it->wait = WAIT_NONE;
+      if (!next)
+        next = it;
+    }
+  }
+  return next;
+}
+
+/* Parks the calling work-item (self->wait set) and runs others until
+ * it is released. */
+static void park(fiber_item *self) {
+  fiber_run *r = self->run;
+  fiber_item *next = choose(r, self);
+  if (next != self) /* never NULL: self is parked, not returned */
+    switch_to(r, &self->ctx, next);
 }
 
 static void fiber_main(void *arg) {
@@ -323,7 +446,7 @@ static void fiber_main(void *arg) {
   r->remaining--;
   /* The last to return wakes the worker; others pass the baton on. A
    * finished fiber is never resumed. */
-  fiber_item *next = r->remaining ? next_item(r, self->index) : NULL;
+  fiber_item *next = r->remaining ? choose(r, self) : NULL;
 #if FIBER_ASAN
   /* Whatever poison the work-item's frames left on this stack (seen 144
    * bytes above a work-item's frame in unit-fibers, now and then) must
@@ -336,37 +459,32 @@ static void fiber_main(void *arg) {
   switch_away(r, &self->ctx, next);
 }
 
+/* skein_hooks.barrier. */
 static void fiber_barrier(skein_group *g) {
   fiber_item *self = g->fiber;
-  fiber_run *r = self->run;
-  fiber_item *next = next_item(r, self->index);
-  if (next) /* NULL only if every other work-item has returned */
-    switch_to(r, &self->ctx, next);
+  self->wait = WAIT_BARRIER;
+  park(self);
 }
 
-/* skein_hooks.sub_group_barrier: switches to the next work-item of the
- * caller's sub-group that has not returned, in linear id order, wrapping
- * around within the sub-group; other sub-groups are not involved. This
- * composes with fiber_barrier: a sub-group's work-items meet its
- * sub-group barriers and the group's barriers in the same order (the
- * spec asks it of both), each yield hands on to the next of them, so the
- * last to arrive at either kind of barrier is still the highest linear
- * id that takes part. A kernel that breaks the rule gets wrong values,
- * never a hang: every switch goes to a work-item that has not returned,
- * and each work-item yields only finitely often. */
+/* skein_hooks.sub_group_barrier: the sub-group's members meet it in the
+ * same order as the group's barriers (the spec asks it of both), so it
+ * composes with fiber_barrier. */
 static void fiber_sub_group_barrier(skein_group *g) {
   fiber_item *self = g->fiber;
-  fiber_run *r = self->run;
-  unsigned size = g->launch->sub_group_size ? g->launch->sub_group_size : 1;
-  unsigned first = self->index / size * size;
-  unsigned count = r->n - first < size ? r->n - first : size;
-  for (unsigned k = 1; k < count; k++) {
-    fiber_item *it = &r->items[first + (self->index - first + k) % count];
-    if (!it->done) {
-      switch_to(r, &self->ctx, it);
-      return;
-    }
-  }
+  self->wait = WAIT_SUB_GROUP;
+  park(self);
+}
+
+/* skein_hooks.sub_group_operation: the active set is the members parked
+ * at the same (op, site) when the sub-group is served. */
+static void fiber_sub_group_operation(skein_group *g, skein_sub_group_op op,
+                                      const void *site, void *member) {
+  fiber_item *self = g->fiber;
+  self->op = op;
+  self->site = site;
+  self->member = member;
+  self->wait = WAIT_OPERATION;
+  park(self);
 }
 
 /* Linear local id i as (x, y, z), x fastest. */
@@ -387,8 +505,10 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
     pool.failed = true; /* the command fails: CL_OUT_OF_RESOURCES */
     return;
   }
+  unsigned sg = proto->launch->sub_group_size;
   fiber_run r = {.items = pool.items, .n = (unsigned)n64,
                  .remaining = (unsigned)n64, .wi = wi,
+                 .sub_group_size = sg ? sg : 1, .members = pool.members,
                  .stack_base = pool.stacks, .stack_stride = pool.stride,
                  .stack_size = pool.stride - page_size()};
 #if FIBER_TSAN
@@ -412,6 +532,7 @@ static void fiber_run_group(const skein_group *proto, skein_wi_fn wi,
     it->run = &r;
     it->index = i;
     it->done = false;
+    it->wait = WAIT_NONE;
     char *stack = pool.stacks + i * pool.stride + page_size();
     sched_fiber_init(&it->ctx, stack, r.stack_size, fiber_main, it);
 #if FIBER_TSAN
@@ -483,6 +604,7 @@ static const skein_hooks fiber_hooks = {
     .barrier = fiber_barrier,
     .address_kind = fiber_address_kind,
     .sub_group_barrier = fiber_sub_group_barrier,
+    .sub_group_operation = fiber_sub_group_operation,
 };
 
 const skein_hooks *sched_hooks(void) { return &fiber_hooks; }

@@ -8,7 +8,8 @@
 # every stage).
 set(SKEIN_MODE_VARIANT_TESTS
   kernels barriers kernel-loops kernel-vector-loops kernel-types region
-  collectives collectives-half subgroups uniform-arith int-division
+  collectives collectives-half subgroups subgroups-ext uniform-arith
+  int-division
   builtins-async builtins-atomics builtins-atomics-c11 builtins-common
   builtins-integer generic-as program-globals)
 set(SKEIN_MODE_VARIANTS "fiber:SKEIN_MODE=fiber" "loop:SKEIN_MODE=loop"
@@ -35,7 +36,7 @@ endforeach()
 # the host's own width.
 set(SKEIN_AVX2_VARIANT_TESTS
   kernels kernel-vector-loops collectives subgroups subgroups-api
-  bounds-check)
+  subgroups-ext bounds-check)
 foreach(topic ${SKEIN_AVX2_VARIANT_TESTS})
   if(NOT TARGET test-${topic})
     continue()
