@@ -2,7 +2,9 @@
  * IL reports, clCreateProgramWithIL and its KHR alias, CL_PROGRAM_IL, the
  * same kernels built from OpenCL C and from SPIR-V giving identical
  * results (a table over tests/spirv/kernels.cl), specialization constants
- * of every scalar type, a link of a SPIR-V object with an OpenCL C one,
+ * of every scalar type, builtin variables, OpenCL.std instructions and
+ * decorations (tests/spirv/extinst.spvasm), a link of a SPIR-V object
+ * with an OpenCL C one,
  * binaries of IL programs, and malformed modules with their error codes
  * and logs. The SPIR-V comes from tests/spirv/, made at build time.
  * "--no-translator" (run with SKEIN_LLVM_SPIRV naming a missing file)
@@ -13,6 +15,8 @@
 #include <stdint.h>
 
 static test_env env;
+
+static uint32_t float_bits(float f);
 
 /* The file tests/spirv/ made (or holds), malloc'd; NULL if absent. */
 static void *read_file(const char *dir, const char *name, size_t *size) {
@@ -177,6 +181,49 @@ static void test_same_results(void) {
   clReleaseProgram(from_c);
   clReleaseProgram(from_spirv);
   free(src);
+  free(il);
+}
+
+/* extinst.spv: builtin variables, OpenCL.std instructions and
+ * decorations, against the host's values. */
+static void test_extinst(void) {
+  size_t size;
+  void *il = spirv("extinst.spv", &size);
+  cl_program p = from_il(il, size);
+  build_or_die(p, "");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "extinst", &err);
+  REQUIRE_OK(err);
+  enum { N = 64, LOCAL = 16 };
+  float in[N];
+  for (int g = 0; g < N; g++)
+    in[g] = (float)(g * g);
+  cl_mem bo = test_buffer(&env, N * 8 * sizeof(uint32_t), NULL);
+  cl_mem bi = test_buffer(&env, sizeof in, in);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bi, &bi));
+  size_t global = N, local = LOCAL;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  uint32_t out[N * 8];
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  for (int g = 0; g < N; g++) {
+    uint32_t *o = out + 8 * g, xi = (uint32_t)(g * g);
+    float x = in[g];
+    CHECK_EQ(o[0], float_bits((float)g));
+    CHECK_EQ(o[1], float_bits(x > 2.0f ? x : 2.0f));
+    CHECK_EQ(o[2], float_bits(x * x + 1.0f));   /* exact: small integers */
+    CHECK_EQ(o[3], xi);
+    CHECK_EQ(o[4], xi < 7 ? xi : 7);
+    CHECK_EQ(o[5], xi ? (uint32_t)__builtin_clz(xi) : 32);
+    CHECK_EQ(o[6], xi + 100);
+    CHECK_EQ(o[7], (uint32_t)(g % LOCAL | (g / LOCAL) << 8 | LOCAL << 16));
+  }
+  clReleaseMemObject(bo);
+  clReleaseMemObject(bi);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
   free(il);
 }
 
@@ -582,6 +629,7 @@ int main(int argc, char **argv) {
   test_setup(&env);
   test_reports();
   test_program_il();
+  test_extinst();
   test_spec_constants();
   test_binary_round_trip();
   test_link_with_c();

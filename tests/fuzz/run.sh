@@ -3,7 +3,7 @@
 #
 #   tests/fuzz/run.sh TARGET SECONDS [extra libFuzzer arguments...]
 #
-# TARGET is build, binary, link or api. The binaries come from
+# TARGET is build, binary, link, api or il. The binaries come from
 # $FUZZ_BUILD (default build/fuzz, made with -DSKEIN_FUZZ=ON, see
 # docs/reliability.md): either a build tree (tests/fuzz/fuzz_TARGET and
 # icd/libskein.so) or one folder holding fuzz_TARGET and libskein.so (a
