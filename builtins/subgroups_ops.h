@@ -74,7 +74,7 @@ sg_init(const skein_group *g, sg_member *m) {
  * the call site in the kernel (every entry is inlined there): members
  * meet when they are at the same call. Convergent, so that LLVM does not
  * merge calls of different branches into one. */
-static __attribute__((noinline, convergent, unused)) void
+static __attribute__((noinline, convergent, nomerge, unused)) void
 sg_park(skein_group *g, skein_sub_group_op op, sg_member *m) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   g->launch->hooks->sub_group_operation(g, op, __builtin_return_address(0),

@@ -1,12 +1,16 @@
 /* This file contains fiber mode: running the work-items of one work-group
- * as fibers on the calling worker (skein_hooks.run_fibers) and the
- * barrier that switches between them (skein_hooks.barrier).
+ * as fibers on the calling worker (skein_hooks.run_fibers), the barrier
+ * that switches between them (skein_hooks.barrier), and the sub-group
+ * barrier and sub-group operations (skein_hooks.sub_group_barrier,
+ * .sub_group_operation), which only involve the caller's sub-group.
  *
  * Work-items run in increasing linear local id order; each runs until it
- * reaches a barrier or returns, then switches straight to the next
- * work-item (no trip through a scheduler loop), and the last one wraps
- * around to the first. So at every barrier the last to arrive is the
- * highest linear id, which the collectives in builtins/ rely on.
+ * parks (at one of those) or returns, then switches straight to the
+ * work-item choose() names (no trip through a scheduler loop): without
+ * sub-group operations that is the next one, wrapping around to the
+ * first. So at every work-group barrier the last to arrive is the
+ * highest linear id, which the work-group collectives in builtins/ rely
+ * on.
  *
  * Stacks: each thread keeps a pool of fiber stacks, each with a guard page
  * below it (PROT_NONE), grown on demand and reused by every group the

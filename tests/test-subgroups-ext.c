@@ -663,6 +663,15 @@ static const char *const int_source =
     "            (uint)sub_group_non_uniform_scan_exclusive_max(in[ID]);\n"
     "  out[ID] = acc;\n"
     "}\n"
+    "kernel void branches(global const int *in, global const uint *r,\n"
+    "                     global uint *out, int pat, int a) {\n"
+    "  if (ON)\n"
+    "    out[2 * ID] = sub_group_broadcast_first(in[ID]),\n"
+    "    out[2 * ID + 1] = sub_group_non_uniform_reduce_add(in[ID]);\n"
+    "  else\n"
+    "    out[2 * ID] = sub_group_broadcast_first(in[ID]),\n"
+    "    out[2 * ID + 1] = sub_group_non_uniform_reduce_add(in[ID]);\n"
+    "}\n"
     "kernel void mixed(global const int *in, global const uint *r,\n"
     "                  global uint *out, int pat, int a) {\n"
     "  int v = in[ID];\n"
@@ -800,6 +809,28 @@ static void test_int_only(void) {
         }
       }
       check_words("loops", s, pat, got, want, 1);
+      /* the same calls in both arms of a branch: two active sets */
+      run_words(prog, "branches", s, pat, 0, in, r, got, 2);
+      for (size_t g = 0; g < l.count; g++) {
+        const size_t *mem = l.members + l.first[g];
+        size_t size = l.first[g + 1] - l.first[g];
+        for (int arm = 0; arm < 2; arm++) {
+          uint32_t first = 0, sum = 0;
+          int seen = 0;
+          for (size_t q = 0; q < size; q++)
+            if (active(pat, q, r[mem[q]]) == !arm) {
+              if (!seen++)
+                first = (uint32_t)in[mem[q]];
+              sum += (uint32_t)in[mem[q]];
+            }
+          for (size_t q = 0; q < size; q++)
+            if (active(pat, q, r[mem[q]]) == !arm) {
+              want[2 * mem[q]] = first;
+              want[2 * mem[q] + 1] = sum;
+            }
+        }
+      }
+      check_words("branches", s, pat, got, want, 2);
       /* a uniform reduction after a divergent one, with and without a
        * work-group barrier between */
       for (int a = 0; a < 2; a++) {
