@@ -2,7 +2,8 @@
  * validates a module and llvm-spirv (LLVM 15) translates it to LLVM
  * bitcode that LLVM 19 reads. Each runs as a child process (fork and
  * execv, no shell) with a time limit, an address-space limit and no core
- * dump, on files of a private temporary folder: whatever a malformed
+ * dump and none of the host's file descriptors, on files of a private
+ * temporary folder: whatever a malformed
  * module makes a tool do, the host process only sees a failed build.
  * docs/architecture.md gives the reasons for this path. */
 #define _GNU_SOURCE
@@ -10,6 +11,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,8 +29,9 @@
 #define SKEIN_SPIRV_VAL_PATH ""
 #endif
 
-/* How long one tool may run, and how much address space it may map. */
-#define TOOL_SECONDS 60
+/* How long one tool may run (SKEIN_SPIRV_SECONDS, for tests, may say
+ * less), and how much address space it may map. */
+#define TOOL_SECONDS_MAX 60
 #define TOOL_ADDRESS_SPACE (8ull << 30)
 /* How much of a tool's output the build log keeps. */
 #define TOOL_LOG_MAX 4096
@@ -36,6 +39,12 @@
 static const char *tool_path(const char *env, const char *configured) {
   const char *p = getenv(env);
   return p && *p ? p : configured;
+}
+
+static int tool_seconds(void) {
+  const char *env = getenv("SKEIN_SPIRV_SECONDS");
+  int n = env ? atoi(env) : 0;
+  return n > 0 && n < TOOL_SECONDS_MAX ? n : TOOL_SECONDS_MAX;
 }
 
 static const char *translator(void) {
@@ -98,9 +107,12 @@ static unsigned char *read_file(const char *path, size_t max, size_t *size) {
 }
 
 /* In the child: limits, stdin from /dev/null, stdout and stderr to
- * out_path, then the tool. Only async-signal-safe calls until execv. */
-static void child(const char *const *argv, const char *out_path) {
-  struct rlimit cpu = {TOOL_SECONDS, TOOL_SECONDS + 1};
+ * out_path, fd 3 the write end of the exit pipe (closed when the tool
+ * ends), no other descriptor of the host, then the tool. Only
+ * async-signal-safe calls until execv. */
+static void child(const char *const *argv, const char *out_path,
+                  int exit_pipe, int seconds) {
+  struct rlimit cpu = {(rlim_t)seconds, (rlim_t)seconds + 1};
   struct rlimit as = {TOOL_ADDRESS_SPACE, TOOL_ADDRESS_SPACE};
   struct rlimit core = {0, 0};
   setrlimit(RLIMIT_CPU, &cpu);
@@ -108,11 +120,10 @@ static void child(const char *const *argv, const char *out_path) {
   setrlimit(RLIMIT_CORE, &core);
   int in = open("/dev/null", O_RDONLY);
   int out = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-  if (in < 0 || out < 0)
+  if (in < 0 || out < 0 || dup2(in, 0) < 0 || dup2(out, 1) < 0 ||
+      dup2(out, 2) < 0 || dup2(exit_pipe, 3) < 0)
     _exit(126);
-  dup2(in, 0);
-  dup2(out, 1);
-  dup2(out, 2);
+  close_range(4, ~0u, 0);
   /* Signal dispositions the host set are not the tool's business. */
   signal(SIGPIPE, SIG_DFL);
   execv(argv[0], (char *const *)argv);
@@ -120,39 +131,62 @@ static void child(const char *const *argv, const char *out_path) {
 }
 
 /* Runs argv[0] (an absolute path) with argv, its output in out_path;
- * waits at most TOOL_SECONDS of wall time, then kills it. Returns the
- * exit status, or -1 (with *how set) if it did not exit normally. */
+ * waits at most tool_seconds() of wall time, then kills it. The end of
+ * the tool is seen as the end of a pipe only it holds, so the wait
+ * sleeps in poll() and wakes at once. Returns the exit status, or -1
+ * (with *how set) if it did not exit normally. */
 static int run_tool(const char *const *argv, const char *out_path,
                     const char **how) {
   *how = NULL;
+  int seconds = tool_seconds();
+  int fds[2];
+  if (pipe2(fds, O_CLOEXEC) != 0) {
+    *how = "could not be started (no pipe)";
+    return -1;
+  }
   pid_t pid = fork();
   if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
     *how = "could not be started";
     return -1;
   }
   if (pid == 0)
-    child(argv, out_path);
-  struct timespec start, now, nap = {0, 1000000};
+    child(argv, out_path, fds[1], seconds);
+  close(fds[1]);
+  struct timespec start, now;
   clock_gettime(CLOCK_MONOTONIC, &start);
-  int status = 0;
+  bool ended = false;
   for (;;) {
-    pid_t r = waitpid(pid, &status, WNOHANG);
-    if (r == pid)
+    clock_gettime(CLOCK_MONOTONIC, &now);
+    long left = seconds * 1000L - ((now.tv_sec - start.tv_sec) * 1000L +
+                                        (now.tv_nsec - start.tv_nsec) /
+                                            1000000L);
+    if (left <= 0)
       break;
-    if (r < 0 && errno != EINTR) {
+    struct pollfd pfd = {.fd = fds[0], .events = POLLIN};
+    int r = poll(&pfd, 1, (int)left);
+    char byte;
+    if (r > 0 && read(fds[0], &byte, 1) <= 0) {
+      ended = true;   /* end of file: the tool has exited */
+      break;
+    }
+    if (r < 0 && errno != EINTR)
+      break;
+  }
+  close(fds[0]);
+  if (!ended)
+    kill(pid, SIGKILL);
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) {
       *how = "was lost (waitpid failed)";
       return -1;
     }
-    clock_gettime(CLOCK_MONOTONIC, &now);
-    if (now.tv_sec - start.tv_sec >= TOOL_SECONDS) {
-      kill(pid, SIGKILL);
-      waitpid(pid, &status, 0);
-      *how = "ran out of time and was stopped";
-      return -1;
-    }
-    nanosleep(&nap, NULL);
-    if (nap.tv_nsec < 20000000)
-      nap.tv_nsec *= 2;
+  }
+  if (!ended) {
+    *how = "ran out of time and was stopped";
+    return -1;
   }
   if (WIFEXITED(status))
     return WEXITSTATUS(status);

@@ -6,13 +6,16 @@
  * decorations (tests/spirv/extinst.spvasm), a link of a SPIR-V object
  * with an OpenCL C one,
  * binaries of IL programs, and malformed modules with their error codes
- * and logs. The SPIR-V comes from tests/spirv/, made at build time.
+ * and logs, a translator that is missing, hangs or crashes. The SPIR-V
+ * comes from tests/spirv/, made at build time.
  * "--no-translator" (run with SKEIN_LLVM_SPIRV naming a missing file)
  * checks a device without the translator instead. */
 #include "test_util.h"
 
 #include <CL/cl_ext.h>
 #include <stdint.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static test_env env;
 
@@ -594,6 +597,47 @@ static void test_translator_missing_at_build(void) {
   free(il);
 }
 
+/* Writes an executable shell script body to a new temporary file;
+ * returns its malloc'd path. */
+static char *script(const char *body) {
+  char *path = strdup("/tmp/skein-test-spirv-XXXXXX");
+  int fd = mkstemp(path);
+  CHECK(fd >= 0);
+  FILE *f = fdopen(fd, "w");
+  fprintf(f, "#!/bin/sh\n%s\n", body);
+  fclose(f);
+  chmod(path, 0700);
+  return path;
+}
+
+/* A translator that hangs is stopped at the time limit, one that
+ * crashes fails the build; the host goes on either way. */
+static void test_translator_contained(void) {
+  size_t size;
+  void *il = spirv("spec.spv", &size);
+  cl_program p = from_il(il, size);
+  char *hang = script("exec sleep 100");
+  char *crash = script("kill -SEGV $$");
+  setenv("SKEIN_SPIRV_SECONDS", "1", 1);
+  setenv("SKEIN_LLVM_SPIRV", hang, 1);
+  CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+  CHECK(strstr(build_log(p), "ran out of time") != NULL);
+  setenv("SKEIN_LLVM_SPIRV", crash, 1);
+  CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL),
+           CL_BUILD_PROGRAM_FAILURE);
+  CHECK(strstr(build_log(p), "crashed") != NULL);
+  unsetenv("SKEIN_LLVM_SPIRV");
+  unsetenv("SKEIN_SPIRV_SECONDS");
+  build_or_die(p, "");
+  unlink(hang);
+  unlink(crash);
+  free(hang);
+  free(crash);
+  clReleaseProgram(p);
+  free(il);
+}
+
 /* SKEIN_LLVM_SPIRV names a missing file from the start: no IL version,
  * no cl_khr_il_program, clCreateProgramWithIL is CL_INVALID_OPERATION. */
 static int test_no_translator(void) {
@@ -635,6 +679,7 @@ int main(int argc, char **argv) {
   test_link_with_c();
   test_bad_input();
   test_translator_missing_at_build();
+  test_translator_contained();
   test_same_results();
   test_teardown(&env);
   return test_finish("spirv");
