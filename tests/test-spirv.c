@@ -257,7 +257,15 @@ static void test_program_il(void) {
     cl_int err;
     p = khr(env.context, il, size, &err);
     CHECK_EQ(err, CL_SUCCESS);
-    build_or_die(p, NULL);
+    /* No argument info for IL programs, even when asked for. */
+    build_or_die(p, "-cl-kernel-arg-info");
+    cl_kernel k = clCreateKernel(p, "spec", &err);
+    REQUIRE_OK(err);
+    char name[64];
+    CHECK_EQ(clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_NAME, sizeof name, name,
+                                NULL),
+             CL_KERNEL_ARG_INFO_NOT_AVAILABLE);
+    clReleaseKernel(k);
     clReleaseProgram(p);
   }
   /* A program from source has no IL. */
