@@ -137,6 +137,13 @@ static cc_status find_kernels(build *b) {
     if (!cc_kernel_info_fill(b->m, f, b->opts.kernel_arg_info,
                              &b->p->kernels[k]))
       return CC_OUT_OF_MEMORY;
+    unsigned req = b->p->kernels[k].required_sub_group_size;
+    if (req && !cc_sub_group_size_supported(req)) {
+      cc_log_printf(&b->log, "error: kernel '%s': intel_reqd_sub_group_size"
+                    "(%u) is not a sub-group size of the device (4, 8, 16 "
+                    "or 32)\n", b->p->kernels[k].name, req);
+      return CC_BUILD_FAILED;
+    }
   }
   return CC_OK;
 }

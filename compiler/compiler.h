@@ -87,8 +87,11 @@ typedef struct cc_kernel_info {
                                       mode sizes its stacks from it) */
   bool uses_barriers;          /* runs in fiber mode: reaches a barrier or
                                   collective (or SKEIN_MODE=fiber) */
-  unsigned sub_group_size;     /* cc_sub_group_size() of the build: the
-                                  launch's skein_launch.sub_group_size */
+  unsigned sub_group_size;     /* cc_sub_group_size() of the build, or
+                                  the required size: the launch's
+                                  skein_launch.sub_group_size */
+  unsigned required_sub_group_size;  /* intel_reqd_sub_group_size(N): N,
+                                        else 0 */
   bool uses_printf;            /* reaches printf: launches get a printf
                                   buffer (compiler/printf_lower.c) */
   /* Bounds-checked kernels: what each check site guards (a report names
@@ -105,6 +108,12 @@ typedef struct cc_program cc_program;
  * (16 with AVX-512, 8 with AVX/AVX2, 4 otherwise). Sub-groups are runs of
  * this many consecutive linear local ids (see skein_launch). */
 unsigned cc_sub_group_size(void);
+
+/* The sub-group sizes a kernel may require with intel_reqd_sub_group_size
+ * (CL_DEVICE_SUB_GROUP_SIZES_INTEL): *sizes gets the static list, the
+ * count is returned. cc_sub_group_size_supported says whether n is one. */
+size_t cc_sub_group_sizes(const size_t **sizes);
+bool cc_sub_group_size_supported(unsigned n);
 
 /* What the device lets kernels use: drives the predefined macros and
  * -cl-ext of every compile. Strings are space-separated lists. */

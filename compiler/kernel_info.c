@@ -182,6 +182,10 @@ static char *attributes_text(LLVMValueRef kernel, cc_kernel_info *ki) {
                    name, sizeof(name));
     cc_log_printf(&text, "%svec_type_hint(%s)", text.len ? " " : "", name);
   }
+  if (fn_md(kernel, "intel_reqd_sub_group_size"))
+    cc_log_printf(&text, "%sintel_reqd_sub_group_size(%u)",
+                  text.len ? " " : "",
+                  (unsigned)md_int(kernel, "intel_reqd_sub_group_size", 0));
   if (text.oom) {
     free(text.buf);
     return NULL;
@@ -199,12 +203,39 @@ bool cc_kernel_info_fill(LLVMModuleRef m, LLVMValueRef kernel,
   ki->args = calloc(ki->num_args ? ki->num_args : 1, sizeof(cc_arg_info));
   ki->attributes = attributes_text(kernel, ki);
   ki->sub_group_size = cc_sub_group_size();
+  /* cl_intel_required_subgroup_size: Clang records
+   * intel_reqd_sub_group_size(N) as this metadata; the build fails if N
+   * is not one of cc_sub_group_sizes (build.c). */
+  if (fn_md(kernel, "intel_reqd_sub_group_size")) {
+    ki->required_sub_group_size =
+        (unsigned)md_int(kernel, "intel_reqd_sub_group_size", 0);
+    ki->sub_group_size = ki->required_sub_group_size;
+  }
   if (!ki->name || !ki->args || !ki->attributes)
     return false;
   for (unsigned i = 0; i < ki->num_args; i++)
     if (!fill_arg(m, kernel, i, want_names, &ki->args[i]))
       return false;
   return true;
+}
+
+/* The sub-group sizes a kernel may require (CL_DEVICE_SUB_GROUP_SIZES_
+ * INTEL): fiber mode takes any size (sub-groups are runs of consecutive
+ * linear ids), region mode a power of two; these are the ones
+ * tests/test-subgroups-ext.c checks. */
+static const size_t sub_group_sizes[] = {4, 8, 16, 32};
+
+size_t cc_sub_group_sizes(const size_t **sizes) {
+  *sizes = sub_group_sizes;
+  return sizeof sub_group_sizes / sizeof sub_group_sizes[0];
+}
+
+bool cc_sub_group_size_supported(unsigned n) {
+  for (size_t i = 0; i < sizeof sub_group_sizes / sizeof *sub_group_sizes;
+       i++)
+    if (sub_group_sizes[i] == n)
+      return true;
+  return false;
 }
 
 void cc_kernel_info_free(cc_kernel_info *ki) {

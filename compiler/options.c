@@ -63,6 +63,7 @@ static const char *const macro_only[] = {
   "cl_khr_subgroup_shuffle_relative",
   "cl_khr_subgroup_clustered_reduce",
   "cl_khr_subgroup_rotate",
+  "cl_intel_required_subgroup_size",
   "__opencl_c_work_group_collective_functions",
   "__opencl_c_fp16",
   "__opencl_c_atomic_scope_device",

@@ -74,6 +74,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_shuffle_relative"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_rotate"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_intel_required_subgroup_size"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -218,11 +219,22 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
   /* Sub-groups are runs of cc_sub_group_size() work-items (the SIMD
-   * width for 32-bit lanes): as many as fill the largest group. */
-  case CL_DEVICE_MAX_NUM_SUB_GROUPS:
-    RT_INFO_VALUE(cl_uint, (cl_uint)((dev->max_work_group_size +
-                                      cc_sub_group_size() - 1) /
-                                     cc_sub_group_size()));
+   * width for 32-bit lanes), or of the size a kernel requires, as small
+   * as the smallest of CL_DEVICE_SUB_GROUP_SIZES_INTEL: as many as fill
+   * the largest group. */
+  case CL_DEVICE_MAX_NUM_SUB_GROUPS: {
+    const size_t *sizes;
+    cc_sub_group_sizes(&sizes);
+    RT_INFO_VALUE(cl_uint, (cl_uint)((dev->max_work_group_size + sizes[0] -
+                                      1) / sizes[0]));
+  }
+  /* cl_intel_required_subgroup_size: the sizes intel_reqd_sub_group_size
+   * may name, the default (cc_sub_group_size) among them. */
+  case 0x4108: { /* CL_DEVICE_SUB_GROUP_SIZES_INTEL */
+    const size_t *sizes;
+    size_t n = cc_sub_group_sizes(&sizes);
+    RT_INFO_ARRAY(sizes, n);
+  }
   case CL_DEVICE_EXECUTION_CAPABILITIES:
     RT_INFO_VALUE(cl_device_exec_capabilities, CL_EXEC_KERNEL);
   case CL_DEVICE_QUEUE_ON_HOST_PROPERTIES:

@@ -371,6 +371,10 @@ cl_int CL_API_CALL clGetKernelWorkGroupInfo(
     RT_INFO_VALUE(size_t, dev->simd_bytes >= 4 ? dev->simd_bytes / 4 : 1);
   case CL_KERNEL_PRIVATE_MEM_SIZE:
     RT_INFO_VALUE(cl_ulong, kernel->info->private_mem_size);
+  case 0x4109: /* CL_KERNEL_SPILL_MEM_SIZE_INTEL */
+    /* cl_intel_required_subgroup_size: private memory is the work-item's
+     * stack; nothing spills elsewhere. */
+    RT_INFO_VALUE(cl_ulong, 0);
   case CL_KERNEL_GLOBAL_WORK_SIZE:
     /* CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and
      * device is not a custom device and kernel is not a built-in kernel. */
@@ -471,6 +475,9 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(
   case CL_KERNEL_COMPILE_NUM_SUB_GROUPS:
     /* Only SPIR-V can name a sub-group count; OpenCL C cannot. */
     RT_INFO_VALUE(size_t, 0);
+  case 0x410A: /* CL_KERNEL_COMPILE_SUB_GROUP_SIZE_INTEL */
+    /* intel_reqd_sub_group_size(N)'s N, 0 without the attribute. */
+    RT_INFO_VALUE(size_t, kernel->info->required_sub_group_size);
   default:
     /* CL_INVALID_VALUE if param_name is not one of the supported values. */
     RT_FAIL(CL_INVALID_VALUE);

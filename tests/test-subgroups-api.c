@@ -198,7 +198,7 @@ static void test_device(void) {
   size_t wg = 0;
   REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_MAX_WORK_GROUP_SIZE,
                              sizeof wg, &wg, NULL));
-  CHECK_EQ(max, (wg + sg - 1) / sg);
+  CHECK_EQ(max, (wg + 3) / 4); /* the smallest size a kernel may require */
   cl_bool progress = CL_TRUE;
   REQUIRE_OK(clGetDeviceInfo(env.device,
                              CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS,

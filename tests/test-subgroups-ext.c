@@ -31,10 +31,10 @@ typedef struct shape {
 static const shape shapes[] = {
     {1, {1, 1, 1}, {1, 1, 1}},
     {1, {37, 1, 1}, {37, 1, 1}},
-    {1, {100, 1, 1}, {24, 1, 1}},     /* last group of 4 */
+    {1, {100, 1, 1}, {24, 1, 1}}, /* last group of 4 */
     {1, {128, 1, 1}, {64, 1, 1}},
-    {2, {13, 7, 1}, {5, 3, 1}},       /* partial in both dimensions */
-    {3, {7, 6, 5}, {4, 4, 2}},        /* partial in every dimension */
+    {2, {13, 7, 1}, {5, 3, 1}}, /* partial in both dimensions */
+    {3, {7, 6, 5}, {4, 4, 2}},  /* partial in every dimension */
 };
 #define NUM_SHAPES (sizeof shapes / sizeof shapes[0])
 
@@ -42,7 +42,7 @@ static const shape shapes[] = {
  * linear global indices of sub-group k in lane order. */
 typedef struct sg_list {
   size_t n, count;
-  int64_t max;          /* get_max_sub_group_size() */
+  int64_t max; /* get_max_sub_group_size() */
   size_t *members, *first;
 } sg_list;
 
@@ -99,8 +99,18 @@ static void run(cl_kernel k, const shape *s) {
 /* ---- Types and operators on the host -------------------------------- */
 
 typedef enum {
-  T_CHAR, T_UCHAR, T_SHORT, T_USHORT, T_INT, T_UINT, T_LONG, T_ULONG,
-  T_FLOAT, T_DOUBLE, T_HALF, NUM_TYPES
+  T_CHAR,
+  T_UCHAR,
+  T_SHORT,
+  T_USHORT,
+  T_INT,
+  T_UINT,
+  T_LONG,
+  T_ULONG,
+  T_FLOAT,
+  T_DOUBLE,
+  T_HALF,
+  NUM_TYPES
 } tcode;
 
 static const struct {
@@ -108,9 +118,9 @@ static const struct {
   size_t size;
   int is_int;
 } types[NUM_TYPES] = {
-    {"char", 1, 1},   {"uchar", 1, 1}, {"short", 2, 1},  {"ushort", 2, 1},
-    {"int", 4, 1},    {"uint", 4, 1},  {"long", 8, 1},   {"ulong", 8, 1},
-    {"float", 4, 0},  {"double", 8, 0}, {"half", 2, 0},
+    {"char", 1, 1},  {"uchar", 1, 1},  {"short", 2, 1}, {"ushort", 2, 1},
+    {"int", 4, 1},   {"uint", 4, 1},   {"long", 8, 1},  {"ulong", 8, 1},
+    {"float", 4, 0}, {"double", 8, 0}, {"half", 2, 0},
 };
 
 typedef union val {
@@ -128,47 +138,106 @@ typedef union val {
   unsigned char b[8];
 } val;
 
-enum { OP_ADD, OP_MIN, OP_MAX, OP_MUL, OP_AND, OP_OR, OP_XOR, OP_LAND,
-       OP_LOR, OP_LXOR, NUM_OPS };
+enum {
+  OP_ADD,
+  OP_MIN,
+  OP_MAX,
+  OP_MUL,
+  OP_AND,
+  OP_OR,
+  OP_XOR,
+  OP_LAND,
+  OP_LOR,
+  OP_LXOR,
+  NUM_OPS
+};
 static const char *const op_names[NUM_OPS] = {
-    "add", "min", "max", "mul", "and", "or", "xor", "logical_and",
-    "logical_or", "logical_xor"};
+    "add", "min", "max",         "mul",        "and",
+    "or",  "xor", "logical_and", "logical_or", "logical_xor"};
 
 /* Integer arithmetic in the unsigned type (wraps as the device's). */
-#define IOP(F, T, U)                                                        \
-  switch (op) {                                                             \
-  case OP_ADD: r.F = (T)((U)a.F + (U)b.F); break;                           \
-  case OP_MUL: r.F = (T)((U)a.F * (U)b.F); break;                           \
-  case OP_MIN: r.F = b.F < a.F ? b.F : a.F; break;                          \
-  case OP_MAX: r.F = a.F < b.F ? b.F : a.F; break;                          \
-  case OP_AND: r.F = a.F & b.F; break;                                      \
-  case OP_OR: r.F = a.F | b.F; break;                                       \
-  case OP_XOR: r.F = a.F ^ b.F; break;                                      \
-  case OP_LAND: r.F = a.F != 0 && b.F != 0; break;                          \
-  case OP_LOR: r.F = a.F != 0 || b.F != 0; break;                           \
-  default: r.F = (a.F != 0) != (b.F != 0); break;                           \
+#define IOP(F, T, U)                                                           \
+  switch (op) {                                                                \
+  case OP_ADD:                                                                 \
+    r.F = (T)((U)a.F + (U)b.F);                                                \
+    break;                                                                     \
+  case OP_MUL:                                                                 \
+    r.F = (T)((U)a.F * (U)b.F);                                                \
+    break;                                                                     \
+  case OP_MIN:                                                                 \
+    r.F = b.F < a.F ? b.F : a.F;                                               \
+    break;                                                                     \
+  case OP_MAX:                                                                 \
+    r.F = a.F < b.F ? b.F : a.F;                                               \
+    break;                                                                     \
+  case OP_AND:                                                                 \
+    r.F = a.F & b.F;                                                           \
+    break;                                                                     \
+  case OP_OR:                                                                  \
+    r.F = a.F | b.F;                                                           \
+    break;                                                                     \
+  case OP_XOR:                                                                 \
+    r.F = a.F ^ b.F;                                                           \
+    break;                                                                     \
+  case OP_LAND:                                                                \
+    r.F = a.F != 0 && b.F != 0;                                                \
+    break;                                                                     \
+  case OP_LOR:                                                                 \
+    r.F = a.F != 0 || b.F != 0;                                                \
+    break;                                                                     \
+  default:                                                                     \
+    r.F = (a.F != 0) != (b.F != 0);                                            \
+    break;                                                                     \
   }
-#define FOP(F, T, MIN, MAX)                                                 \
-  switch (op) {                                                             \
-  case OP_ADD: r.F = (T)(a.F + b.F); break;                                 \
-  case OP_MUL: r.F = (T)(a.F * b.F); break;                                 \
-  case OP_MIN: r.F = (T)MIN(a.F, b.F); break;                               \
-  default: r.F = (T)MAX(a.F, b.F); break;                                   \
+#define FOP(F, T, MIN, MAX)                                                    \
+  switch (op) {                                                                \
+  case OP_ADD:                                                                 \
+    r.F = (T)(a.F + b.F);                                                      \
+    break;                                                                     \
+  case OP_MUL:                                                                 \
+    r.F = (T)(a.F * b.F);                                                      \
+    break;                                                                     \
+  case OP_MIN:                                                                 \
+    r.F = (T)MIN(a.F, b.F);                                                    \
+    break;                                                                     \
+  default:                                                                     \
+    r.F = (T)MAX(a.F, b.F);                                                    \
+    break;                                                                     \
   }
 
 static val apply(tcode t, int op, val a, val b) {
   val r = {0};
   switch (t) {
-  case T_CHAR: IOP(c, int8_t, uint8_t); break;
-  case T_UCHAR: IOP(h, uint8_t, uint8_t); break;
-  case T_SHORT: IOP(s, int16_t, uint16_t); break;
-  case T_USHORT: IOP(t, uint16_t, uint16_t); break;
-  case T_INT: IOP(i, int32_t, uint32_t); break;
-  case T_UINT: IOP(j, uint32_t, uint32_t); break;
-  case T_LONG: IOP(l, int64_t, uint64_t); break;
-  case T_ULONG: IOP(m, uint64_t, uint64_t); break;
-  case T_FLOAT: FOP(f, float, fminf, fmaxf); break;
-  case T_DOUBLE: FOP(d, double, fmin, fmax); break;
+  case T_CHAR:
+    IOP(c, int8_t, uint8_t);
+    break;
+  case T_UCHAR:
+    IOP(h, uint8_t, uint8_t);
+    break;
+  case T_SHORT:
+    IOP(s, int16_t, uint16_t);
+    break;
+  case T_USHORT:
+    IOP(t, uint16_t, uint16_t);
+    break;
+  case T_INT:
+    IOP(i, int32_t, uint32_t);
+    break;
+  case T_UINT:
+    IOP(j, uint32_t, uint32_t);
+    break;
+  case T_LONG:
+    IOP(l, int64_t, uint64_t);
+    break;
+  case T_ULONG:
+    IOP(m, uint64_t, uint64_t);
+    break;
+  case T_FLOAT:
+    FOP(f, float, fminf, fmaxf);
+    break;
+  case T_DOUBLE:
+    FOP(d, double, fmin, fmax);
+    break;
   default: { /* half: each step through float, rounded to half */
     val fa = {.f = (float)a.x}, fb = {.f = (float)b.x};
     r.x = (_Float16)apply(T_FLOAT, op, fa, fb).f;
@@ -182,31 +251,51 @@ static val identity(tcode t, int op) {
   int is_signed = t == T_CHAR || t == T_SHORT || t == T_INT || t == T_LONG;
   size_t bits = types[t].size * 8;
   switch (op) {
-  case OP_ADD: case OP_OR: case OP_XOR: case OP_LOR: case OP_LXOR:
-    if (t == T_FLOAT) r.f = 0.0f;
-    else if (t == T_DOUBLE) r.d = 0.0;
-    else if (t == T_HALF) r.x = 0;
+  case OP_ADD:
+  case OP_OR:
+  case OP_XOR:
+  case OP_LOR:
+  case OP_LXOR:
+    if (t == T_FLOAT)
+      r.f = 0.0f;
+    else if (t == T_DOUBLE)
+      r.d = 0.0;
+    else if (t == T_HALF)
+      r.x = 0;
     break;
-  case OP_MUL: case OP_LAND:
-    if (t == T_FLOAT) r.f = 1.0f;
-    else if (t == T_DOUBLE) r.d = 1.0;
-    else if (t == T_HALF) r.x = 1;
-    else r.m = 1;
+  case OP_MUL:
+  case OP_LAND:
+    if (t == T_FLOAT)
+      r.f = 1.0f;
+    else if (t == T_DOUBLE)
+      r.d = 1.0;
+    else if (t == T_HALF)
+      r.x = 1;
+    else
+      r.m = 1;
     break;
   case OP_AND:
     r.m = UINT64_MAX;
     break;
   case OP_MIN:
-    if (t == T_FLOAT) r.f = INFINITY;
-    else if (t == T_DOUBLE) r.d = INFINITY;
-    else if (t == T_HALF) r.x = (_Float16)INFINITY;
-    else r.m = is_signed ? (UINT64_MAX >> (65 - bits)) : UINT64_MAX;
+    if (t == T_FLOAT)
+      r.f = INFINITY;
+    else if (t == T_DOUBLE)
+      r.d = INFINITY;
+    else if (t == T_HALF)
+      r.x = (_Float16)INFINITY;
+    else
+      r.m = is_signed ? (UINT64_MAX >> (65 - bits)) : UINT64_MAX;
     break;
   default: /* max */
-    if (t == T_FLOAT) r.f = -INFINITY;
-    else if (t == T_DOUBLE) r.d = -INFINITY;
-    else if (t == T_HALF) r.x = (_Float16)-INFINITY;
-    else if (is_signed) r.m = (uint64_t)1 << (bits - 1);
+    if (t == T_FLOAT)
+      r.f = -INFINITY;
+    else if (t == T_DOUBLE)
+      r.d = -INFINITY;
+    else if (t == T_HALF)
+      r.x = (_Float16)-INFINITY;
+    else if (is_signed)
+      r.m = (uint64_t)1 << (bits - 1);
     break;
   }
   /* Keep only the type's bytes (little-endian). */
@@ -216,9 +305,12 @@ static val identity(tcode t, int op) {
 }
 
 static int same(tcode t, val a, val b) {
-  if (t == T_FLOAT && isnan(a.f) && isnan(b.f)) return 1;
-  if (t == T_DOUBLE && isnan(a.d) && isnan(b.d)) return 1;
-  if (t == T_HALF && a.x != a.x && b.x != b.x) return 1;
+  if (t == T_FLOAT && isnan(a.f) && isnan(b.f))
+    return 1;
+  if (t == T_DOUBLE && isnan(a.d) && isnan(b.d))
+    return 1;
+  if (t == T_HALF && a.x != a.x && b.x != b.x)
+    return 1;
   return memcmp(a.b, b.b, types[t].size) == 0;
 }
 
@@ -227,10 +319,18 @@ static val make(tcode t, uint64_t r) {
   val v = {0};
   int64_t k = (int64_t)(r % 17) - 8;
   switch (t) {
-  case T_FLOAT: v.f = (float)k; break;
-  case T_DOUBLE: v.d = (double)k; break;
-  case T_HALF: v.x = (_Float16)k; break;
-  default: v.m = r; break;
+  case T_FLOAT:
+    v.f = (float)k;
+    break;
+  case T_DOUBLE:
+    v.d = (double)k;
+    break;
+  case T_HALF:
+    v.x = (_Float16)k;
+    break;
+  default:
+    v.m = r;
+    break;
   }
   if (types[t].size < 8)
     v.m &= UINT64_MAX >> (64 - 8 * types[t].size);
@@ -240,10 +340,14 @@ static val make(tcode t, uint64_t r) {
 /* The value of type t equal to the integer v (0 or 1). */
 static val from_int(tcode t, int v) {
   val r = {0};
-  if (t == T_FLOAT) r.f = (float)v;
-  else if (t == T_DOUBLE) r.d = v;
-  else if (t == T_HALF) r.x = (_Float16)v;
-  else r.m = (uint64_t)v;
+  if (t == T_FLOAT)
+    r.f = (float)v;
+  else if (t == T_DOUBLE)
+    r.d = v;
+  else if (t == T_HALF)
+    r.x = (_Float16)v;
+  else
+    r.m = (uint64_t)v;
   return r;
 }
 
@@ -252,11 +356,16 @@ static val from_int(tcode t, int v) {
 #define NUM_PATTERNS 5
 static int active(int pat, size_t lane, uint32_t r) {
   switch (pat) {
-  case 0: return 1;
-  case 1: return lane & 1;
-  case 2: return lane % 3 != 0;
-  case 3: return r & 1;
-  default: return lane < 2;
+  case 0:
+    return 1;
+  case 1:
+    return lane & 1;
+  case 2:
+    return lane % 3 != 0;
+  case 3:
+    return r & 1;
+  default:
+    return lane < 2;
   }
 }
 
@@ -279,7 +388,7 @@ static const char *const prelude =
 /* One launch's buffers: in, r (per work-item random words), out
  * (pre-filled with a sentinel). */
 typedef struct bufs {
-  size_t n, size;          /* work-items, element bytes */
+  size_t n, size; /* work-items, element bytes */
   unsigned char *in, *out, *sentinel;
   uint32_t *r;
   cl_mem m_in, m_r, m_out;
@@ -327,9 +436,20 @@ static void bufs_free(bufs *b) {
 
 /* What a kernel computes, for the host model. */
 typedef enum {
-  K_REDUCE, K_INCLUSIVE, K_EXCLUSIVE, K_CLUSTERED, K_SHUFFLE, K_XOR,
-  K_UP, K_DOWN, K_ROTATE, K_CROTATE, K_NU_BROADCAST, K_FIRST,
-  K_ALL_EQUAL, K_BROADCAST
+  K_REDUCE,
+  K_INCLUSIVE,
+  K_EXCLUSIVE,
+  K_CLUSTERED,
+  K_SHUFFLE,
+  K_XOR,
+  K_UP,
+  K_DOWN,
+  K_ROTATE,
+  K_CROTATE,
+  K_NU_BROADCAST,
+  K_FIRST,
+  K_ALL_EQUAL,
+  K_BROADCAST
 } kind;
 
 /* The lane an exchange reads for a member at lane with word r and
@@ -337,23 +457,28 @@ typedef enum {
 static uint32_t source(kind k, uint32_t lane, uint32_t r, int32_t a,
                        uint32_t size, int64_t max) {
   switch (k) {
-  case K_SHUFFLE: return r % (uint32_t)a;
-  case K_XOR: return lane ^ (r % (uint32_t)a);
-  case K_UP: return r % 4 <= lane ? lane - r % 4 : UINT32_MAX;
-  case K_DOWN: return lane + r % 4 < size ? lane + r % 4 : UINT32_MAX;
+  case K_SHUFFLE:
+    return r % (uint32_t)a;
+  case K_XOR:
+    return lane ^ (r % (uint32_t)a);
+  case K_UP:
+    return r % 4 <= lane ? lane - r % 4 : UINT32_MAX;
+  case K_DOWN:
+    return lane + r % 4 < size ? lane + r % 4 : UINT32_MAX;
   case K_ROTATE:
     return (uint32_t)((((int64_t)lane + a) % max + max) % max);
   case K_CROTATE:
-    return lane / 4 * 4 +
-           (uint32_t)((((int64_t)(lane % 4) + a) % 4 + 4) % 4);
-  case K_BROADCAST: return (uint32_t)a < size ? (uint32_t)a : size - 1;
-  default: return (uint32_t)a;  /* K_NU_BROADCAST */
+    return lane / 4 * 4 + (uint32_t)((((int64_t)(lane % 4) + a) % 4 + 4) % 4);
+  case K_BROADCAST:
+    return (uint32_t)a < size ? (uint32_t)a : size - 1;
+  default:
+    return (uint32_t)a; /* K_NU_BROADCAST */
   }
 }
 
 /* The host model of one kernel over one launch: expected[] from in, r. */
-static void model(kind k, tcode t, int op, int pat, int32_t a,
-                  const sg_list *l, const bufs *b, unsigned char *expected) {
+static void model(kind k, tcode t, int op, int pat, int32_t a, const sg_list *l,
+                  const bufs *b, unsigned char *expected) {
   size_t es = types[t].size, vs = b->size;
   memcpy(expected, b->sentinel, b->n * vs);
   for (size_t g = 0; g < l->count; g++) {
@@ -372,10 +497,10 @@ static void model(kind k, tcode t, int op, int pat, int32_t a,
     for (size_t q = 0; q < n; q++) {
       val x = {0};
       memcpy(x.b, b->in + mem[act[q]] * vs, es);
-      eq &= t == T_FLOAT ? x.f == first.f
+      eq &= t == T_FLOAT    ? x.f == first.f
             : t == T_DOUBLE ? x.d == first.d
-            : t == T_HALF ? x.x == first.x
-                          : memcmp(x.b, first.b, es) == 0;
+            : t == T_HALF   ? x.x == first.x
+                            : memcmp(x.b, first.b, es) == 0;
     }
     for (size_t q = 0; q < n; q++) {
       size_t lane = act[q], i = mem[lane];
@@ -432,17 +557,17 @@ static void compare(const char *what, const shape *s, int pat, tcode t,
         fprintf(stderr,
                 "%s (%s) shape %zux%zux%zu/%zux%zux%zu pattern %d item %zu"
                 " byte %zu: got %llx, want %llx\n",
-                what, types[t].name, s->global[0], s->global[1],
-                s->global[2], s->local[0], s->local[1], s->local[2], pat, i,
-                k, (unsigned long long)x.m, (unsigned long long)y.m);
+                what, types[t].name, s->global[0], s->global[1], s->global[2],
+                s->local[0], s->local[1], s->local[2], pat, i, k,
+                (unsigned long long)x.m, (unsigned long long)y.m);
       test_failures++;
     }
 }
 
 /* Runs kernel name of prog (args: in, r, out, pat, a) over every shape
  * and the patterns [0, pats), against the model. */
-static void check(cl_program prog, const char *name, kind k, tcode t,
-                  int op, int pats, int32_t a, size_t vsize, int equalish) {
+static void check(cl_program prog, const char *name, kind k, tcode t, int op,
+                  int pats, int32_t a, size_t vsize, int equalish) {
   cl_int err;
   cl_kernel kern = clCreateKernel(prog, name, &err);
   REQUIRE_OK(err);
@@ -473,15 +598,14 @@ static void check(cl_program prog, const char *name, kind k, tcode t,
 
 /* ---- Per-type kernels ----------------------------------------------- */
 
-#define KARGS                                                               \
-  "(global const T *in, global const uint *r, global T *out, int pat, "     \
+#define KARGS                                                                  \
+  "(global const T *in, global const uint *r, global T *out, int pat, "        \
   "int a)"
 
 static void test_type(tcode t) {
   char src[16384];
   int is_int = types[t].is_int;
-  int n = snprintf(src, sizeof src, "%s#define T %s\n", prelude,
-                   types[t].name);
+  int n = snprintf(src, sizeof src, "%s#define T %s\n", prelude, types[t].name);
   static const char *const kinds[] = {"reduce", "scan_inclusive",
                                       "scan_exclusive"};
   int nops = is_int ? (t == T_INT ? NUM_OPS : OP_XOR + 1) : OP_MUL + 1;
@@ -505,28 +629,28 @@ static void test_type(tcode t) {
                       "kernel void core_%s_%s" KARGS
                       " { out[ID] = sub_group_%s_%s(in[ID]); }\n",
                       kinds[k], op_names[op], kinds[k], op_names[op]);
-  n += snprintf(
-      src + n, sizeof src - n,
-      "kernel void shuffle" KARGS " { if (ON) out[ID] = sub_group_shuffle("
-      "in[ID], r[ID] %% (uint)a); }\n"
-      "kernel void shuffle_xor" KARGS " { if (ON) out[ID] = "
-      "sub_group_shuffle_xor(in[ID], r[ID] %% (uint)a); }\n"
-      "kernel void shuffle_up" KARGS " { if (ON) out[ID] = "
-      "sub_group_shuffle_up(in[ID], r[ID] %% 4); }\n"
-      "kernel void shuffle_down" KARGS " { if (ON) out[ID] = "
-      "sub_group_shuffle_down(in[ID], r[ID] %% 4); }\n"
-      "kernel void rotate" KARGS " { if (ON) out[ID] = "
-      "sub_group_rotate(in[ID], a); }\n"
-      "kernel void crotate" KARGS " { if (ON) out[ID] = "
-      "sub_group_clustered_rotate(in[ID], a, 4); }\n"
-      "kernel void nu_broadcast" KARGS " { if (ON) out[ID] = "
-      "sub_group_non_uniform_broadcast(in[ID], (uint)a); }\n"
-      "kernel void broadcast" KARGS " { out[ID] = "
-      "sub_group_broadcast(in[ID], (uint)a); }\n"
-      "kernel void first" KARGS " { if (ON) out[ID] = "
-      "sub_group_broadcast_first(in[ID]); }\n"
-      "kernel void all_equal" KARGS " { if (ON) out[ID] = "
-      "(T)sub_group_non_uniform_all_equal(in[ID]); }\n");
+  n += snprintf(src + n, sizeof src - n,
+                "kernel void shuffle" KARGS
+                " { if (ON) out[ID] = sub_group_shuffle("
+                "in[ID], r[ID] %% (uint)a); }\n"
+                "kernel void shuffle_xor" KARGS " { if (ON) out[ID] = "
+                "sub_group_shuffle_xor(in[ID], r[ID] %% (uint)a); }\n"
+                "kernel void shuffle_up" KARGS " { if (ON) out[ID] = "
+                "sub_group_shuffle_up(in[ID], r[ID] %% 4); }\n"
+                "kernel void shuffle_down" KARGS " { if (ON) out[ID] = "
+                "sub_group_shuffle_down(in[ID], r[ID] %% 4); }\n"
+                "kernel void rotate" KARGS " { if (ON) out[ID] = "
+                "sub_group_rotate(in[ID], a); }\n"
+                "kernel void crotate" KARGS " { if (ON) out[ID] = "
+                "sub_group_clustered_rotate(in[ID], a, 4); }\n"
+                "kernel void nu_broadcast" KARGS " { if (ON) out[ID] = "
+                "sub_group_non_uniform_broadcast(in[ID], (uint)a); }\n"
+                "kernel void broadcast" KARGS " { out[ID] = "
+                "sub_group_broadcast(in[ID], (uint)a); }\n"
+                "kernel void first" KARGS " { if (ON) out[ID] = "
+                "sub_group_broadcast_first(in[ID]); }\n"
+                "kernel void all_equal" KARGS " { if (ON) out[ID] = "
+                "(T)sub_group_non_uniform_all_equal(in[ID]); }\n");
   cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
   for (int op = 0; op < nops; op++) {
     char name[64];
@@ -545,10 +669,10 @@ static void test_type(tcode t) {
         check(prog, name, (kind)k, t, op, 1, 0, types[t].size, 0);
       }
   size_t es = types[t].size;
-  check(prog, "shuffle", K_SHUFFLE, t, 0, NUM_PATTERNS,
-        (int32_t)sg_size + 2, es, 0);
-  check(prog, "shuffle_xor", K_XOR, t, 0, NUM_PATTERNS, (int32_t)sg_size,
+  check(prog, "shuffle", K_SHUFFLE, t, 0, NUM_PATTERNS, (int32_t)sg_size + 2,
         es, 0);
+  check(prog, "shuffle_xor", K_XOR, t, 0, NUM_PATTERNS, (int32_t)sg_size, es,
+        0);
   check(prog, "shuffle_up", K_UP, t, 0, NUM_PATTERNS, 0, es, 0);
   check(prog, "shuffle_down", K_DOWN, t, 0, NUM_PATTERNS, 0, es, 0);
   for (int32_t a = -5; a <= 17; a += 11) {
@@ -556,8 +680,7 @@ static void test_type(tcode t) {
     check(prog, "crotate", K_CROTATE, t, 0, NUM_PATTERNS, a, es, 0);
   }
   for (int32_t a = 0; a < 40; a += 3) {
-    check(prog, "nu_broadcast", K_NU_BROADCAST, t, 0, NUM_PATTERNS, a, es,
-          0);
+    check(prog, "nu_broadcast", K_NU_BROADCAST, t, 0, NUM_PATTERNS, a, es, 0);
     check(prog, "broadcast", K_BROADCAST, t, 0, 1, a, es, 0);
   }
   check(prog, "first", K_FIRST, t, 0, NUM_PATTERNS, 0, es, 0);
@@ -572,8 +695,8 @@ static void test_vectors(void) {
   static const struct {
     tcode t;
     int width;
-  } vecs[] = {{T_INT, 4},   {T_CHAR, 16}, {T_DOUBLE, 3},
-              {T_HALF, 8},  {T_ULONG, 2}, {T_FLOAT, 16}, {T_USHORT, 3}};
+  } vecs[] = {{T_INT, 4},   {T_CHAR, 16},  {T_DOUBLE, 3}, {T_HALF, 8},
+              {T_ULONG, 2}, {T_FLOAT, 16}, {T_USHORT, 3}};
   for (size_t v = 0; v < sizeof vecs / sizeof *vecs; v++) {
     tcode t = vecs[v].t;
     int w = vecs[v].width;
@@ -588,8 +711,8 @@ static void test_vectors(void) {
     cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
     size_t vsize = types[t].size * (w == 3 ? 4 : w);
     for (int32_t a = 0; a < 20; a += 5) {
-      check(prog, "nu_broadcast", K_NU_BROADCAST, t, 0, NUM_PATTERNS, a,
-            vsize, 0);
+      check(prog, "nu_broadcast", K_NU_BROADCAST, t, 0, NUM_PATTERNS, a, vsize,
+            0);
       check(prog, "broadcast", K_BROADCAST, t, 0, 1, a, vsize, 0);
     }
     clReleaseProgram(prog);
@@ -617,8 +740,8 @@ static void run_words(cl_program prog, const char *name, const shape *s,
   REQUIRE_OK(clSetKernelArg(k, 3, sizeof(int), &pat));
   REQUIRE_OK(clSetKernelArg(k, 4, sizeof(int), &a));
   run(k, s);
-  REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[2], CL_TRUE, 0,
-                                 n * words * 4, out, 0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[2], CL_TRUE, 0, n * words * 4,
+                                 out, 0, NULL, NULL));
   test_release_buffers(m, 3);
   clReleaseKernel(k);
 }
@@ -691,8 +814,8 @@ static uint32_t popc(const uint32_t b[4], uint32_t below) {
 }
 
 /* The expected words of kernel "ballots" for one sub-group. */
-static void model_ballots(const size_t *mem, size_t size, uint32_t max,
-                          int pat, int a, const uint32_t *r, uint32_t *want) {
+static void model_ballots(const size_t *mem, size_t size, uint32_t max, int pat,
+                          int a, const uint32_t *r, uint32_t *want) {
   uint32_t b[4] = {0};
   size_t firstact = SIZE_MAX;
   int all = 1, any = 0, lxor = 0;
@@ -860,11 +983,16 @@ static void test_int_only(void) {
         memset(o, 0, 80);
         for (uint32_t k = 0; k < 128; k++) {
           uint32_t bit = 1u << (k % 32), w = k / 32;
-          if (k == lane) o[w] |= bit;
-          if (k >= lane && k < l.max) o[4 + w] |= bit;
-          if (k > lane && k < l.max) o[8 + w] |= bit;
-          if (k <= lane) o[12 + w] |= bit;
-          if (k < lane) o[16 + w] |= bit;
+          if (k == lane)
+            o[w] |= bit;
+          if (k >= lane && k < l.max)
+            o[4 + w] |= bit;
+          if (k > lane && k < l.max)
+            o[8 + w] |= bit;
+          if (k <= lane)
+            o[12 + w] |= bit;
+          if (k < lane)
+            o[16 + w] |= bit;
         }
       }
     }
@@ -878,20 +1006,151 @@ static void test_int_only(void) {
   clReleaseProgram(prog);
 }
 
+/* ---- cl_intel_required_subgroup_size -------------------------------- */
+
+static const char *const reqd_source =
+    "__attribute__((intel_reqd_sub_group_size(N)))\n"
+    "kernel void sizes(global const int *in, global uint *out) {\n"
+    "  size_t i = get_global_linear_id();\n"
+    "  out[4 * i] = get_sub_group_size();\n"
+    "  out[4 * i + 1] = get_max_sub_group_size();\n"
+    "  out[4 * i + 2] = get_sub_group_local_id();\n"
+    "  out[4 * i + 3] = (uint)sub_group_reduce_add(in[i]) +\n"
+    "                   (uint)sub_group_non_uniform_scan_inclusive_add(1);\n"
+    "}\n"
+    "__attribute__((intel_reqd_sub_group_size(N)))\n"
+    "kernel void sizes_core(global const int *in, global uint *out) {\n"
+    "  size_t i = get_global_linear_id();\n"
+    "  out[4 * i] = get_sub_group_size();\n"
+    "  out[4 * i + 1] = get_max_sub_group_size();\n"
+    "  out[4 * i + 2] = get_sub_group_local_id();\n"
+    "  out[4 * i + 3] = (uint)sub_group_reduce_add(in[i]) +\n"
+    "                   (uint)sub_group_scan_inclusive_add(1);\n"
+    "}\n";
+
+static void test_required_size(void) {
+  size_t sizes[8] = {0}, bytes = 0;
+  REQUIRE_OK(clGetDeviceInfo(env.device, 0x4108 /* SUB_GROUP_SIZES_INTEL */,
+                             sizeof sizes, sizes, &bytes));
+  CHECK_EQ(bytes, 4 * sizeof(size_t));
+  CHECK(sizes[0] == 4 && sizes[1] == 8 && sizes[2] == 16 && sizes[3] == 32);
+  int listed_default = 0;
+  for (int k = 0; k < 4; k++)
+    listed_default += sizes[k] == test_expected_sub_group_size();
+  CHECK_EQ(listed_default, 1);
+  size_t saved = sg_size;
+  static const shape reqd_shapes[] = {{1, {100, 1, 1}, {60, 1, 1}},
+                                      {1, {64, 1, 1}, {64, 1, 1}},
+                                      {2, {12, 10, 1}, {6, 5, 1}},
+                                      {1, {3, 1, 1}, {3, 1, 1}}};
+  for (int k = 0; k < 4; k++) {
+    char src[2048];
+    snprintf(src, sizeof src, "#define N %zu\n%s", sizes[k], reqd_source);
+    cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
+    for (int which = 0; which < 2; which++) {
+      cl_int err;
+      cl_kernel kern =
+          clCreateKernel(prog, which ? "sizes_core" : "sizes", &err);
+      REQUIRE_OK(err);
+      size_t local = 60, got = 0;
+      REQUIRE_OK(clGetKernelSubGroupInfo(
+          kern, env.device, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+          sizeof local, &local, sizeof got, &got, NULL));
+      CHECK_EQ(got, sizes[k]);
+      REQUIRE_OK(clGetKernelSubGroupInfo(
+          kern, env.device, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof local,
+          &local, sizeof got, &got, NULL));
+      CHECK_EQ(got, (60 + sizes[k] - 1) / sizes[k]);
+      REQUIRE_OK(clGetKernelSubGroupInfo(
+          kern, env.device, 0x410A /* COMPILE_SUB_GROUP_SIZE_INTEL */, 0, NULL,
+          sizeof got, &got, NULL));
+      CHECK_EQ(got, sizes[k]);
+      char attrs[256] = "", want_attr[64];
+      REQUIRE_OK(clGetKernelInfo(kern, CL_KERNEL_ATTRIBUTES, sizeof attrs,
+                                 attrs, NULL));
+      snprintf(want_attr, sizeof want_attr, "intel_reqd_sub_group_size(%zu)",
+               sizes[k]);
+      CHECK(strstr(attrs, want_attr) != NULL);
+      sg_size = sizes[k];
+      for (size_t si = 0; si < sizeof reqd_shapes / sizeof *reqd_shapes; si++) {
+        const shape *s = &reqd_shapes[si];
+        size_t n = total(s);
+        sg_list l;
+        sg_list_build(&l, s);
+        int32_t *in = malloc(n * 4);
+        uint32_t *out = malloc(n * 16), *want = malloc(n * 16);
+        for (size_t i = 0; i < n; i++)
+          in[i] = (int32_t)(test_rand() % 1000);
+        cl_mem m[2] = {test_buffer(&env, n * 4, in),
+                       test_buffer(&env, n * 16, NULL)};
+        REQUIRE_OK(clSetKernelArg(kern, 0, sizeof(cl_mem), &m[0]));
+        REQUIRE_OK(clSetKernelArg(kern, 1, sizeof(cl_mem), &m[1]));
+        run(kern, s);
+        REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[1], CL_TRUE, 0, n * 16, out,
+                                       0, NULL, NULL));
+        for (size_t g = 0; g < l.count; g++) {
+          const size_t *mem = l.members + l.first[g];
+          size_t size = l.first[g + 1] - l.first[g];
+          uint32_t sum = 0;
+          for (size_t q = 0; q < size; q++)
+            sum += (uint32_t)in[mem[q]];
+          for (size_t q = 0; q < size; q++) {
+            uint32_t *w = want + 4 * mem[q];
+            w[0] = (uint32_t)size;
+            w[1] = (uint32_t)l.max;
+            w[2] = (uint32_t)q;
+            w[3] = sum + (uint32_t)q + 1;
+          }
+        }
+        char what[64];
+        snprintf(what, sizeof what, "intel_reqd_sub_group_size(%zu)", sizes[k]);
+        check_words(what, s, 0, out, want, 4);
+        test_release_buffers(m, 2);
+        free(in);
+        free(out);
+        free(want);
+        sg_list_free(&l);
+      }
+      clReleaseKernel(kern);
+    }
+    clReleaseProgram(prog);
+  }
+  sg_size = saved;
+  /* A size the device does not have fails the build, saying why. */
+  static const int bad[] = {12, 64, 1};
+  for (int k = 0; k < 3; k++) {
+    char src[2048], log[4096] = "", want[64];
+    snprintf(src, sizeof src, "#define N %d\n%s", bad[k], reqd_source);
+    const char *p = src;
+    cl_int err;
+    cl_program prog = clCreateProgramWithSource(env.context, 1, &p, NULL, &err);
+    REQUIRE_OK(err);
+    CHECK_EQ(clBuildProgram(prog, 1, &env.device, "-cl-std=CL3.0", NULL, NULL),
+             CL_BUILD_PROGRAM_FAILURE);
+    REQUIRE_OK(clGetProgramBuildInfo(prog, env.device, CL_PROGRAM_BUILD_LOG,
+                                     sizeof log, log, NULL));
+    snprintf(want, sizeof want, "intel_reqd_sub_group_size(%d)", bad[k]);
+    CHECK(strstr(log, want) != NULL);
+    clReleaseProgram(prog);
+  }
+}
+
 int main(void) {
   test_setup(&env);
   test_seed(0x5eed15);
   size_t len = 0;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, 0, NULL,
-                             &len));
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, 0, NULL, &len));
   char *ext = malloc(len);
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, len, ext,
-                             NULL));
-  static const char *const wanted[] = {
-      "cl_khr_subgroup_extended_types", "cl_khr_subgroup_non_uniform_vote",
-      "cl_khr_subgroup_ballot", "cl_khr_subgroup_non_uniform_arithmetic",
-      "cl_khr_subgroup_shuffle", "cl_khr_subgroup_shuffle_relative",
-      "cl_khr_subgroup_clustered_reduce", "cl_khr_subgroup_rotate"};
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, len, ext, NULL));
+  static const char *const wanted[] = {"cl_khr_subgroup_extended_types",
+                                       "cl_khr_subgroup_non_uniform_vote",
+                                       "cl_khr_subgroup_ballot",
+                                       "cl_khr_subgroup_non_uniform_arithmetic",
+                                       "cl_khr_subgroup_shuffle",
+                                       "cl_khr_subgroup_shuffle_relative",
+                                       "cl_khr_subgroup_clustered_reduce",
+                                       "cl_khr_subgroup_rotate",
+                                       "cl_intel_required_subgroup_size"};
   for (size_t k = 0; k < sizeof wanted / sizeof *wanted; k++)
     CHECK(strstr(ext, wanted[k]) != NULL);
   free(ext);
@@ -900,6 +1159,7 @@ int main(void) {
     test_type((tcode)t);
   test_vectors();
   test_int_only();
+  test_required_size();
   test_teardown(&env);
   if (test_failures)
     fprintf(stderr, "%d failures\n", test_failures);
