@@ -1135,6 +1135,72 @@ static void test_required_size(void) {
   }
 }
 
+/* ---- Kernels that break the rules must still finish ------------------ */
+
+/* Each kernel meets barriers and sub-group functions in ways the spec
+ * leaves undefined; fiber mode's scheduler must still run every
+ * work-item to its end (the out[] store after the odd part proves it). */
+static const char *const rule_breakers =
+    "#define LANE get_sub_group_local_id()\n"
+    "kernel void mixed_barriers(global uint *out) {\n"
+    "  if (LANE & 1) sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  else barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_linear_id()] = 1;\n"
+    "}\n"
+    "kernel void early_return(global uint *out) {\n"
+    "  uint x = 1;\n"
+    "  if (LANE == 0) { out[get_global_linear_id()] = 1; return; }\n"
+    "  x = sub_group_reduce_add(x) + sub_group_non_uniform_reduce_add(x);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  out[get_global_linear_id()] = x != 0;\n"
+    "}\n"
+    "kernel void uneven_loops(global uint *out) {\n"
+    "  uint x = 0;\n"
+    "  for (uint i = 0; i < LANE % 5; i++) {\n"
+    "    sub_group_barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    x += sub_group_shuffle(i, 0u) + sub_group_broadcast(i, 0u);\n"
+    "    if (i == 2) barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  }\n"
+    "  out[get_global_linear_id()] = x + 1 != 0;\n"
+    "}\n"
+    "kernel void barrier_in_branch(global uint *out) {\n"
+    "  if (LANE < 2) barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  uint x = sub_group_non_uniform_reduce_add(1u) + sub_group_elect();\n"
+    "  out[get_global_linear_id()] = x != 0;\n"
+    "}\n";
+
+static void test_rule_breakers(void) {
+  cl_program prog = test_build(&env, rule_breakers, "-cl-std=CL3.0");
+  static const char *const names[] = {"mixed_barriers", "early_return",
+                                      "uneven_loops", "barrier_in_branch"};
+  for (size_t k = 0; k < sizeof names / sizeof *names; k++) {
+    cl_int err;
+    cl_kernel kern = clCreateKernel(prog, names[k], &err);
+    REQUIRE_OK(err);
+    for (size_t si = 0; si < NUM_SHAPES; si++) {
+      const shape *s = &shapes[si];
+      size_t n = total(s);
+      uint32_t *out = calloc(n, 4);
+      cl_mem m = test_buffer(&env, n * 4, out);
+      REQUIRE_OK(clSetKernelArg(kern, 0, sizeof m, &m));
+      run(kern, s);
+      REQUIRE_OK(clEnqueueReadBuffer(env.queue, m, CL_TRUE, 0, n * 4, out, 0,
+                                     NULL, NULL));
+      size_t done = 0;
+      for (size_t i = 0; i < n; i++)
+        done += out[i] == 1;
+      if (done != n)
+        fprintf(stderr, "%s: %zu of %zu work-items finished\n", names[k], done,
+                n);
+      CHECK_EQ(done, n);
+      clReleaseMemObject(m);
+      free(out);
+    }
+    clReleaseKernel(kern);
+  }
+  clReleaseProgram(prog);
+}
+
 int main(void) {
   test_setup(&env);
   test_seed(0x5eed15);
@@ -1160,6 +1226,7 @@ int main(void) {
   test_vectors();
   test_int_only();
   test_required_size();
+  test_rule_breakers();
   test_teardown(&env);
   if (test_failures)
     fprintf(stderr, "%d failures\n", test_failures);
