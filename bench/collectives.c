@@ -1,10 +1,15 @@
 /* This file contains skein-bench-collectives: elements per second of
  * work_group_reduce_add, work_group_scan_inclusive_add and a hand-written
  * local-memory tree reduction (plus a plain copy for scale) over 64M ints
- * and floats in work-groups of 256, on whichever platform OCL_ICD_VENDORS
- * selects. Collectives need OpenCL C 2.0/3.0 with
- * __opencl_c_work_group_collective_functions; on a platform without them
- * only the copy and the tree reduction run. Best of 3, profiling times. */
+ * and floats in work-groups of 256, and of sub_group_reduce_add,
+ * sub_group_scan_inclusive_add and sub_group_shuffle_xor, on whichever
+ * platform OCL_ICD_VENDORS selects. The sub-group kernels write one result
+ * per work-item, so they move the copy's bytes: their goal is the copy's
+ * throughput (issue #15). Collectives need OpenCL C 2.0/3.0 with
+ * __opencl_c_work_group_collective_functions, the sub-group ones
+ * __opencl_c_subgroups (shuffle_xor also cl_khr_subgroup_shuffle); a
+ * kernel the platform lacks is reported as not run. Best of 3, profiling
+ * times. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
@@ -37,6 +42,22 @@ static const char *source =
     "__kernel void scan(__global const T *in, __global T *out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  out[i] = work_group_scan_inclusive_add(in[i]);\n"
+    "}\n"
+    "#endif\n"
+    "#ifdef SUBGROUPS\n"
+    "__kernel void sg_reduce(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = sub_group_reduce_add(in[i]);\n"
+    "}\n"
+    "__kernel void sg_scan(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = sub_group_scan_inclusive_add(in[i]);\n"
+    "}\n"
+    "#endif\n"
+    "#ifdef SHUFFLE\n"
+    "__kernel void sg_shuffle_xor(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = sub_group_shuffle_xor(in[i], 1u);\n"
     "}\n"
     "#endif\n";
 
@@ -73,25 +94,34 @@ static double time_kernel(cl_kernel k) {
   return best;
 }
 
-static int has_collectives(void) {
+/* Whether the device lists name among its OpenCL C features (query
+ * CL_DEVICE_OPENCL_C_FEATURES) or extensions (CL_DEVICE_EXTENSIONS_WITH_
+ * VERSION). */
+static int has_entry(cl_device_info query, const char *name) {
   size_t size = 0;
-  if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) ||
-      !size)
+  if (clGetDeviceInfo(dev, query, 0, NULL, &size) || !size)
     return 0;
   cl_name_version *f = malloc(size);
-  clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, size, f, NULL);
+  clGetDeviceInfo(dev, query, size, f, NULL);
   int found = 0;
   for (size_t i = 0; i < size / sizeof *f; i++)
-    found |= !strcmp(f[i].name, "__opencl_c_work_group_collective_functions");
+    found |= !strcmp(f[i].name, name);
   free(f);
   return found;
 }
 
 static void run_type(const char *type, size_t elem) {
-  int coll = has_collectives();
-  char options[128];
-  snprintf(options, sizeof options, "-DT=%s %s", type,
-           coll ? "-DCOLLECTIVES -cl-std=CL3.0" : "");
+  int coll = has_entry(CL_DEVICE_OPENCL_C_FEATURES,
+                       "__opencl_c_work_group_collective_functions");
+  int sub = has_entry(CL_DEVICE_OPENCL_C_FEATURES, "__opencl_c_subgroups");
+  int shuffle =
+      sub && has_entry(CL_DEVICE_EXTENSIONS_WITH_VERSION,
+                       "cl_khr_subgroup_shuffle");
+  char options[160];
+  snprintf(options, sizeof options, "-DT=%s%s%s%s%s", type,
+           coll || sub ? " -cl-std=CL3.0" : "",
+           coll ? " -DCOLLECTIVES" : "", sub ? " -DSUBGROUPS" : "",
+           shuffle ? " -DSHUFFLE" : "");
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
   check(err, "clCreateProgramWithSource");
@@ -106,8 +136,15 @@ static void run_type(const char *type, size_t elem) {
   check(err, "clCreateBuffer");
   cl_mem out = clCreateBuffer(ctx, 0, N * elem, NULL, &err);
   check(err, "clCreateBuffer");
-  const char *names[] = {"copy", "tree", "reduce", "scan"};
-  for (int i = 0; i < (coll ? 4 : 2); i++) {
+  const char *names[] = {"copy",   "tree",    "reduce",
+                         "scan",   "sg_reduce", "sg_scan",
+                         "sg_shuffle_xor"};
+  const int present[] = {1, 1, coll, coll, sub, sub, shuffle};
+  for (int i = 0; i < 7; i++) {
+    if (!present[i]) {
+      printf("%-6s %-14s not run (the device lacks it)\n", type, names[i]);
+      continue;
+    }
     cl_kernel k = clCreateKernel(p, names[i], &err);
     check(err, names[i]);
     clSetKernelArg(k, 0, sizeof in, &in);
@@ -115,12 +152,9 @@ static void run_type(const char *type, size_t elem) {
     if (i == 1)
       clSetKernelArg(k, 2, WG * elem, NULL);
     double s = time_kernel(k);
-    printf("%-6s %-7s %10.1f Melem/s\n", type, names[i], N / s / 1e6);
+    printf("%-6s %-14s %10.1f Melem/s\n", type, names[i], N / s / 1e6);
     clReleaseKernel(k);
   }
-  if (!coll)
-    printf("%-6s reduce/scan: not run (no work-group collective functions)\n",
-           type);
   clReleaseMemObject(in);
   clReleaseMemObject(out);
   clReleaseProgram(p);

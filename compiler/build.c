@@ -565,6 +565,12 @@ static cc_status backend(build *b) {
       return st;
     cc_bounds_hoist(b->m);
     dump(b->m, "lifted");
+  } else if (cc_region_used && !b->opts.opt_disable) {
+    /* The work-item builtins inlined into region mode's work-group
+     * functions, whose set-once group fields are then forwarded. */
+    if ((st = run_passes(b, "always-inline")) != CC_OK)
+      return st;
+    cc_region_forward_records(b->m);
   }
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)

@@ -34,6 +34,10 @@
 #include <stdbool.h>
 #include "../builtins/abi.h"
 
+#ifdef __cplusplus
+extern "C" {   /* region mode (C++) asks for cc_sub_group_size */
+#endif
+
 /* Result codes of compiler entry points (the runtime maps them to CL). */
 typedef enum cc_status {
   CC_OK = 0,
@@ -248,5 +252,9 @@ const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i);
 const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
                                              const char *name);
 void cc_program_destroy(cc_program *p);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

@@ -254,6 +254,11 @@ bool cc_region_wanted(void);
  * mode on stderr. name: the kernel's name. */
 void cc_region_finish(LLVMModuleRef m, cc_wg *wg, const char *name);
 
+/* After the work-item builtins are inlined into region mode's work-group
+ * functions: forwards their group records' set-once fields, so that the
+ * work-item loops need not reload them (region.cpp). */
+void cc_region_forward_records(LLVMModuleRef m);
+
 /* The __skein_ctx_<name> function of m (the group-aware form of the
  * OpenCL builtin name, defined in builtins/), or NULL. */
 LLVMValueRef cc_ctx_function(LLVMModuleRef m, const char *name);

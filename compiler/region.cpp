@@ -19,6 +19,7 @@
 // per work-item. The body is cloned once per region, and __skein_rwg_K
 // runs the clones as a state machine of z/y/x loops (see build_driver).
 #include "region_internal.h"
+#include "group_records.h"
 
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
@@ -87,6 +88,7 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
   s->collective = false;
   s->group_wide = false;
   s->sub_group = false;
+  s->group_step = false;
   if (is_barrier_name(name))
     return true;
   // Sub-group collectives (builtins/subgroups.c): their own region too,
@@ -100,6 +102,8 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
       s->collective = true;
       s->sub_group = true;
       Type *t = call->getType();
+      GroupStep unused;
+      s->group_step = parse_group_step(call, name, true, &unused);
       return t->isIntegerTy(32) || t->isIntegerTy(64) || t->isFloatTy() ||
              t->isDoubleTy();
     }
@@ -111,6 +115,8 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
     if (name.contains(k)) {
       s->collective = true;
       s->group_wide = strcmp(k, "work_group_scan_") != 0;
+      GroupStep unused;
+      s->group_step = parse_group_step(call, name, false, &unused);
       Type *t = call->getType();
       return t->isIntegerTy(32) || t->isIntegerTy(64) || t->isFloatTy() ||
              t->isDoubleTy();
@@ -338,6 +344,59 @@ static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
   deposit_call_read(c, s, after, last);
 }
 
+// A reduction, scan, all or any (region_collective.cpp): each work-item
+// deposits its value as a whole slot where it calls the collective, at
+// the end of the region before it; the collective's own region keeps
+// nothing of the call, and the work-group function computes the results
+// after that region's loop (build_driver); after the cut each work-item
+// reads its result.
+static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
+                             BasicBlock *after) {
+  Function *F = c.F;
+  Value *g = F->getArg(RP_GROUP);
+  CallInst *call = s.call;
+  GroupStep step;
+  parse_group_step(call, call->getCalledFunction()->getName(), s.sub_group,
+                   &step);
+  c.group_steps[own] = step;
+  IRBuilder<> b(after, after->getFirstInsertionPt());
+  Value *slots = b.CreateLoad(b.getPtrTy(),
+                              group_field(b, c.group_ty, g, G_COLLECTIVE),
+                              "slots");
+  Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
+  Value *idx = s.group_wide ? n
+               : s.sub_group
+                   ? b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid)
+                   : lid;
+  Value *r = from_slot(
+      b,
+      b.CreateLoad(b.getInt64Ty(),
+                   b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx)),
+      call->getType());
+  r->setName(s.sub_group ? "sub_group_result" : "collective");
+  call->replaceAllUsesWith(r);
+  if (s.group_wide)
+    c.uniform_loads.insert(cast<Instruction>(r));
+  call->eraseFromParent();
+}
+
+// The deposit of a group step's value, placed before the call is split
+// off so that it ends the region before.
+static void deposit_whole_slot(Cutter &c, Sync &s) {
+  Function *F = c.F;
+  IRBuilder<> b(s.call);
+  Value *lid = F->getArg(RP_LID);
+  Value *idx = s.sub_group
+                   ? b.CreateAdd(b.CreateAdd(F->getArg(RP_N), b.getInt64(1)),
+                                 lid)
+                   : lid;
+  Value *slots = b.CreateLoad(
+      b.getPtrTy(), group_field(b, c.group_ty, F->getArg(RP_GROUP),
+                                G_COLLECTIVE));
+  b.CreateStore(to_slot(b, s.call->getArgOperand(1)),
+                b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx));
+}
+
 // Splits the body at every barrier (the call goes: the cut is the edge
 // into the new block) and around every collective (its own region, then
 // a cut after which each work-item reads its result from the slots).
@@ -350,10 +409,16 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
       call->eraseFromParent();
       continue;
     }
+    if (s.group_step)
+      deposit_whole_slot(c, s);
     BasicBlock *own = SplitBlock(call->getParent(), call);
     BasicBlock *after = SplitBlock(own, call->getNextNode());
     starts.push_back(own);
     starts.push_back(after);
+    if (s.group_step) {
+      split_group_step(c, s, own, after);
+      continue;
+    }
     c.collective_starts.insert(own);
     if (s.sub_group) {
       split_sub_group(c, s, after);
@@ -948,11 +1013,24 @@ static void swap_in(cc_wg *wg, Function *rwg, Function *loop_fn) {
   rwg->addParamAttr(0, Attribute::NoAlias);
   rwg->addParamAttr(4, Attribute::NoAlias);
   rwg->setName(wg_name);
+  rwg->addFnAttr(region_attribute);   // cc_region_forward_records
   rwg->setLinkage(GlobalValue::ExternalLinkage);
   rwg->setVisibility(GlobalValue::DefaultVisibility);
   wg->fn = wg->body = wrap(rwg);
   wg->fiber = false;
   wg->x_latch = nullptr;
+}
+
+// The regions read the group's sizes, the launch and the collective
+// slots' address in every work-item loop, and a store to the slots (a
+// collective's deposit) or through any pointer LLVM cannot tell apart
+// from the group record could change them as far as it knows: such loops
+// reloaded them and stayed scalar. After the work-item builtins are
+// inlined, the set-once fields are forwarded (group_records.cpp).
+extern "C" void cc_region_forward_records(LLVMModuleRef m) {
+  for (Function &f : *unwrap(m))
+    if (f.hasFnAttribute(region_attribute))
+      skein_records::forward_records(f, true);
 }
 
 extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,

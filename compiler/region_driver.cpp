@@ -356,6 +356,9 @@ bool build_driver(Cutter &c, Function *rwg,
       set_loop_id(x_latch, mark_parallel_accesses(fns[r]),
                   cc_vectorize_wanted() ? chains_for(c, fns[r]) : 1);
     }
+    auto step = c.group_steps.find(c.regions[r].start);
+    if (step != c.group_steps.end())
+      emit_group_step(b, c, step->second, group, ls, n);
     state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
                        b.GetInsertBlock());
     b.CreateBr(head);

@@ -29,6 +29,18 @@ struct Sync {
   bool collective;
   bool group_wide;   // collective whose result is slot n (else slot lid)
   bool sub_group;    // sub-group collective: result in slot n + 1 + lid
+  bool group_step;   // computed once per group after its region's loop
+};
+
+// A reduction, scan, all or any that region mode computes between two
+// work-item loops (region_collective.cpp).
+struct GroupStep {
+  Function *library;   // the __skein_ctx_ collective, for what registers
+                       // do not cover
+  Type *type;          // of the value (and the result)
+  bool sub_group, is_signed;
+  enum Kind { REDUCE, SCAN_INCLUSIVE, SCAN_EXCLUSIVE, ALL, ANY } kind;
+  enum Op { ADD, MIN, MAX, AND, OR } op;
 };
 
 // One region: its start block, the blocks reachable from it without
@@ -54,6 +66,9 @@ struct Cutter {
   DenseSet<Value *> divergent;      // values that may differ per item
   DenseSet<Instruction *> uniform_loads;   // group-wide collective results
   DenseSet<BasicBlock *> collective_starts;  // a collective's own region
+                                             // that calls the library
+  DenseMap<BasicBlock *, GroupStep> group_steps;  // by the region start
+                                                  // whose loop it follows
   std::vector<AllocaInst *> demoted;
   // Every load spill() placed for a crossing use, with the value it
   // reloads: in a region where that value's definition dominates the
@@ -76,6 +91,9 @@ struct Cutter {
   Function *loop_fn = nullptr;
   unsigned interleave = 4;   // chains for long floating-point regions
 };
+
+// The function attribute of region mode's work-group functions.
+static const char *const region_attribute = "skein-region";
 
 // The driver's fixed-size state block: the next region's number (an
 // i32), padding to this offset, then the uniform slots (place()).
@@ -107,6 +125,17 @@ void divergently_executed(Cutter &c, DenseSet<BasicBlock *> &out);
 // Gives the loop whose latch branch is latch a new loop ID made of props
 // (each an MDNode of a property name and its values).
 void set_loop_properties(Instruction *latch, ArrayRef<Metadata *> props);
+
+// Parses a reduce, scan, all or any collective's name into out (false
+// for others); converts values to whole 8-byte slots and back; emits the
+// step at b, after the loop of the region that deposited the values
+// (region_collective.cpp).
+bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
+                      GroupStep *out);
+Value *to_slot(IRBuilder<> &b, Value *v);
+Value *from_slot(IRBuilder<> &b, Value *slot, Type *t);
+void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
+                     Value *group, Value *ls[3], Value *n);
 
 // Replaces the placeholder call of c.F in rwg by the loops that run the
 // region functions fns (region r is fns[r]) and inlines them

@@ -1,0 +1,274 @@
+// This file contains region mode's group steps: the reductions, scans,
+// all and any of the work-group and sub-group collectives, computed once
+// per group between two work-item loops instead of by a library call
+// inside one (which kept that loop scalar).
+//
+// The work-item loop before the step deposits each work-item's value in
+// its slot (skein_group.collective: slot lid for a work-group collective,
+// n + 1 + lid for a sub-group one) as a whole 8-byte slot, so the deposit
+// is a contiguous store the vectoriser widens; the step computes the
+// results into the slots; the loop after it reads each work-item's
+// result. A sub-group's step is in registers: each full sub-group of the
+// kernel's compile-time size is one vector load, log2(size) shuffles and
+// operations (a butterfly for a reduction, a Hillis-Steele ladder for a
+// scan) and one store. What that does not cover (the shorter last
+// sub-group of a group, a launch whose sub-group size differs from the
+// compile-time one) calls the library's collective for the sub-group's
+// last work-item (builtins/subgroups.c, collectives.c), as the
+// work-group step always does: the library deposits the same value again,
+// computes every member's result and goes on through the launch copy's
+// barrier hook that does nothing (region_driver.cpp).
+//
+// Floating-point reductions and scans combine in another order than the
+// library's left fold (the spec does not fix the order); the identity is
+// applied first, as the library's fold starts from it, so that a -0.0 or
+// a NaN lane gives what the library gives.
+#include "region_internal.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/Module.h>
+
+using namespace llvm;
+
+namespace skein_region {
+
+// Parses the __skein_ctx_ name of a reduce, scan, all or any; false for
+// any other collective (broadcast keeps its call in the loop: its lane
+// argument is per work-item).
+bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
+                      GroupStep *out) {
+  StringRef rest = name;
+  size_t at = rest.find(sub_group ? "sub_group_" : "work_group_");
+  if (at == StringRef::npos)
+    return false;
+  rest = rest.drop_front(at + (sub_group ? 10 : 11));
+  GroupStep s;
+  s.library = call->getCalledFunction();
+  s.type = call->getType();
+  s.sub_group = sub_group;
+  s.op = GroupStep::ADD;
+  if (rest.consume_front("reduce_"))
+    s.kind = GroupStep::REDUCE;
+  else if (rest.consume_front("scan_inclusive_"))
+    s.kind = GroupStep::SCAN_INCLUSIVE;
+  else if (rest.consume_front("scan_exclusive_"))
+    s.kind = GroupStep::SCAN_EXCLUSIVE;
+  else if (rest.consume_front("all"))
+    s.kind = GroupStep::ALL, s.op = GroupStep::AND;
+  else if (rest.consume_front("any"))
+    s.kind = GroupStep::ANY, s.op = GroupStep::OR;
+  else
+    return false;
+  if (s.kind != GroupStep::ALL && s.kind != GroupStep::ANY) {
+    if (rest.consume_front("add"))
+      s.op = GroupStep::ADD;
+    else if (rest.consume_front("min"))
+      s.op = GroupStep::MIN;
+    else if (rest.consume_front("max"))
+      s.op = GroupStep::MAX;
+    else
+      return false;
+  }
+  // The rest is the mangled argument type: i, l signed; j, m unsigned.
+  s.is_signed = rest == "i" || rest == "l";
+  *out = s;
+  return true;
+}
+
+// t with the element count of like if like is a vector.
+static Type *shaped_like(Type *like, Type *t) {
+  if (auto *vt = dyn_cast<VectorType>(like))
+    return VectorType::get(t, vt->getElementCount());
+  return t;
+}
+
+// A value (or vector of values) as whole 8-byte slots (the low bytes of
+// skein's slot union) and back.
+Value *to_slot(IRBuilder<> &b, Value *v) {
+  Type *t = v->getType(), *e = t->getScalarType();
+  if (e->isFloatingPointTy())
+    v = b.CreateBitCast(
+        v, shaped_like(t, b.getIntNTy(e->getPrimitiveSizeInBits())));
+  return b.CreateZExt(v, shaped_like(t, b.getInt64Ty()));
+}
+
+Value *from_slot(IRBuilder<> &b, Value *slot, Type *t) {
+  Type *like = slot->getType();
+  Type *bits = t->isIntegerTy() ? t : b.getIntNTy(t->getPrimitiveSizeInBits());
+  return b.CreateBitCast(b.CreateTrunc(slot, shaped_like(like, bits)),
+                         shaped_like(like, t));
+}
+
+// The step's operator on two values of its type (scalars or vectors).
+static Value *apply(IRBuilder<> &b, const GroupStep &s, Value *x, Value *y) {
+  bool fp = s.type->isFloatingPointTy();
+  switch (s.op) {
+  case GroupStep::ADD:
+    return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
+  case GroupStep::MIN:
+    return b.CreateBinaryIntrinsic(fp ? Intrinsic::minnum
+                                   : s.is_signed ? Intrinsic::smin
+                                                 : Intrinsic::umin,
+                                   x, y);
+  case GroupStep::MAX:
+    return b.CreateBinaryIntrinsic(fp ? Intrinsic::maxnum
+                                   : s.is_signed ? Intrinsic::smax
+                                                 : Intrinsic::umax,
+                                   x, y);
+  case GroupStep::AND:
+    return b.CreateAnd(x, y);
+  case GroupStep::OR:
+    return b.CreateOr(x, y);
+  }
+  return x;
+}
+
+// The operator's identity in the step's type.
+static Constant *identity(const GroupStep &s) {
+  Type *t = s.type;
+  unsigned bits = t->getScalarSizeInBits();
+  if (t->isFloatingPointTy()) {
+    if (s.op == GroupStep::ADD)
+      return ConstantFP::get(t, 0.0);
+    return ConstantFP::getInfinity(t, s.op == GroupStep::MAX);
+  }
+  switch (s.op) {
+  case GroupStep::ADD:
+  case GroupStep::OR:
+    return ConstantInt::get(t, 0);
+  case GroupStep::AND:
+    return ConstantInt::get(t, 1);   // all: predicates are 0 or 1 here
+  case GroupStep::MIN:
+    return ConstantInt::get(t, s.is_signed ? APInt::getSignedMaxValue(bits)
+                                           : APInt::getMaxValue(bits));
+  case GroupStep::MAX:
+    return ConstantInt::get(t, s.is_signed ? APInt::getSignedMinValue(bits)
+                                           : APInt::getMinValue(bits));
+  }
+  return nullptr;
+}
+
+// One full sub-group of `lanes` work-items in registers: v holds its
+// deposited values; returns every member's result.
+static Value *sub_group_in_registers(IRBuilder<> &b, const GroupStep &s,
+                                     Value *v, unsigned lanes) {
+  if (s.kind == GroupStep::ALL || s.kind == GroupStep::ANY)
+    v = b.CreateZExt(b.CreateICmpNE(v, Constant::getNullValue(v->getType())),
+                     v->getType());
+  Value *id = ConstantVector::getSplat(ElementCount::getFixed(lanes),
+                                       identity(s));
+  if (s.type->isFloatingPointTy())
+    v = apply(b, s, id, v);   // the library's fold starts from it
+  std::vector<int> mask(lanes);
+  if (s.kind != GroupStep::SCAN_INCLUSIVE &&
+      s.kind != GroupStep::SCAN_EXCLUSIVE) {
+    // Butterfly: after the step of distance d every lane holds the
+    // combination of its aligned block of 2d lanes, the same in each.
+    for (unsigned d = lanes / 2; d >= 1; d /= 2) {
+      for (unsigned i = 0; i < lanes; i++)
+        mask[i] = (int)(i ^ d);
+      v = apply(b, s, v, b.CreateShuffleVector(v, v, mask));
+    }
+    return v;
+  }
+  // Ladder: after the step of distance d lane i holds lanes i-2d+1..i;
+  // lanes below d take the identity (the second shuffle operand).
+  for (unsigned d = 1; d < lanes; d *= 2) {
+    for (unsigned i = 0; i < lanes; i++)
+      mask[i] = i >= d ? (int)(i - d) : (int)(lanes + i);
+    v = apply(b, s, b.CreateShuffleVector(v, id, mask), v);
+  }
+  if (s.kind == GroupStep::SCAN_EXCLUSIVE) {
+    for (unsigned i = 0; i < lanes; i++)
+      mask[i] = i >= 1 ? (int)(i - 1) : (int)lanes;
+    v = b.CreateShuffleVector(v, id, mask);
+  }
+  return v;
+}
+
+// Calls the library's collective as the work-item of linear id `last`
+// (its local ids into the group; its deposited value as the argument).
+static void call_library_as(IRBuilder<> &b, Cutter &c, const GroupStep &s,
+                            Value *group, Value *ls[3], Value *slots,
+                            Value *slot_index, Value *last) {
+  Value *x = last;
+  Value *y = b.CreateUDiv(last, ls[0]);
+  Value *ids[3] = {b.CreateURem(x, ls[0]), b.CreateURem(y, ls[1]),
+                   b.CreateUDiv(y, ls[1])};
+  for (unsigned d = 0; d < 3; d++)
+    b.CreateStore(ids[d], group_field(b, c.group_ty, group, G_LOCAL_ID,
+                                      (int)d));
+  Value *own = b.CreateLoad(
+      b.getInt64Ty(), b.CreateInBoundsGEP(b.getInt64Ty(), slots, slot_index));
+  b.CreateCall(s.library, {group, from_slot(b, own, s.type)});
+}
+
+// A counted loop at b: body(i) for i = from, from + step, ... below to;
+// leaves b after the loop.
+template <typename Body>
+static void emit_for(IRBuilder<> &b, Value *from, Value *to, Value *step,
+                     Body body) {
+  Function *f = b.GetInsertBlock()->getParent();
+  LLVMContext &ctx = f->getContext();
+  BasicBlock *pre = b.GetInsertBlock();
+  BasicBlock *head = BasicBlock::Create(ctx, "step.head", f);
+  BasicBlock *loop = BasicBlock::Create(ctx, "step.body", f);
+  BasicBlock *exit = BasicBlock::Create(ctx, "step.exit", f);
+  b.CreateBr(head);
+  b.SetInsertPoint(head);
+  PHINode *i = b.CreatePHI(b.getInt64Ty(), 2, "step.i");
+  i->addIncoming(from, pre);
+  b.CreateCondBr(b.CreateICmpULT(i, to), loop, exit);
+  b.SetInsertPoint(loop);
+  body(i);
+  i->addIncoming(b.CreateAdd(i, step), b.GetInsertBlock());
+  b.CreateBr(head);
+  b.SetInsertPoint(exit);
+}
+
+void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
+                     Value *group, Value *ls[3], Value *n) {
+  Value *slots = b.CreateLoad(
+      b.getPtrTy(), group_field(b, c.group_ty, group, G_COLLECTIVE), "slots");
+  Value *one = b.getInt64(1);
+  if (!s.sub_group) {
+    Value *last = b.CreateSub(n, one);
+    call_library_as(b, c, s, group, ls, slots, last, last);
+    return;
+  }
+  Value *sub_slots = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
+                                         b.CreateAdd(n, one), "sub_slots");
+  Value *launch = b.CreateLoad(b.getPtrTy(),
+                               group_field(b, c.group_ty, group, G_LAUNCH));
+  Value *size = b.CreateZExt(
+      b.CreateLoad(b.getInt32Ty(),
+                   b.CreateStructGEP(c.launch_ty, launch, L_SUB_GROUP_SIZE)),
+      b.getInt64Ty());
+  size = b.CreateBinaryIntrinsic(Intrinsic::umax, size, one, nullptr, "size");
+  // Full sub-groups of the compile-time size in registers (a launch
+  // always has it today; the test keeps the step right if not).
+  unsigned lanes = cc_sub_group_size();
+  Value *lanes_v = b.getInt64(lanes);
+  Value *in_registers = b.CreateSelect(
+      b.CreateICmpEQ(size, lanes_v),
+      b.CreateMul(b.CreateUDiv(n, lanes_v), lanes_v), b.getInt64(0),
+      "in_registers");
+  auto *vec_ty = FixedVectorType::get(b.getInt64Ty(), lanes);
+  emit_for(b, b.getInt64(0), in_registers, lanes_v, [&](Value *first) {
+    Value *at = b.CreateInBoundsGEP(b.getInt64Ty(), sub_slots, first);
+    Value *v = from_slot(b, b.CreateAlignedLoad(vec_ty, at, Align(8)), s.type);
+    v = sub_group_in_registers(b, s, v, lanes);
+    b.CreateAlignedStore(to_slot(b, v), at, Align(8));
+  });
+  // The rest, one sub-group at a time, by the library as its last member.
+  emit_for(b, in_registers, n, size, [&](Value *first) {
+    Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin,
+                                         b.CreateAdd(first, size), n);
+    Value *last = b.CreateSub(end, one);
+    call_library_as(b, c, s, group, ls, slots,
+                    b.CreateAdd(b.CreateAdd(n, one), last), last);
+  });
+}
+
+} // namespace skein_region
