@@ -43,10 +43,12 @@ typedef struct sg_member {
     uint32_t v[4];           /* a ballot */
   } out;
   const void *vin;           /* the value's bytes (&in for a scalar) */
+  const void *vin2;          /* a second value (intel two-input shuffles) */
   void *vout;                /* where a copied value goes (&out) */
   uint32_t bytes;            /* how many bytes to copy */
   uint32_t lane;             /* sub-group local id */
   uint32_t src;              /* the lane to read, or the cluster size */
+  uint32_t second;           /* read that lane's vin2, not its vin */
   uint32_t size;             /* this sub-group's size */
   uint32_t max;              /* get_max_sub_group_size() */
 } sg_member;
@@ -65,7 +67,8 @@ sg_init(const skein_group *g, sg_member *m) {
   m->size = (uint32_t)sg.count;
   m->max = sg_max_size(g);
   m->src = m->lane;
-  m->vin = &m->in;
+  m->vin = m->vin2 = &m->in;
+  m->second = 0;
   m->vout = &m->out;
   m->bytes = sizeof m->in;
 }
@@ -82,17 +85,18 @@ sg_park(skein_group *g, skein_sub_group_op op, sg_member *m) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
 }
 
-/* Each member gets the bytes of the member at lane src, or its own value
- * if that lane is not in the active set (out of range, inactive or
- * past the end of a partial sub-group: undefined by the spec). */
+/* Each member gets the bytes of the member at lane src (its vin, or its
+ * vin2 if second), or its own vin if that lane is not in the active set
+ * (out of range, inactive or past the end of a partial sub-group:
+ * undefined by the spec). */
 SG_OP sg_pick(void *const *mm, unsigned n) {
   for (unsigned k = 0; k < n; k++) {
     sg_member *me = SG_M(k);
-    const sg_member *from = me;
+    const void *from = me->vin;
     for (unsigned j = 0; j < n; j++)
       if (SG_M(j)->lane == me->src)
-        from = SG_M(j);
-    __builtin_memcpy(me->vout, from->vin, me->bytes);
+        from = me->second ? SG_M(j)->vin2 : SG_M(j)->vin;
+    __builtin_memcpy(me->vout, from, me->bytes);
   }
 }
 

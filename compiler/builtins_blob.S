@@ -1,5 +1,6 @@
 /* This file embeds Skein's own OpenCL C declarations of builtins Clang
- * lacks (builtins/skein_uniform_arith.h and skein_extended_bit_ops.h, each
+ * lacks (builtins/skein_uniform_arith.h, skein_extended_bit_ops.h and
+ * skein_intel_subgroups.h, each
  * guarded by its extension macro) into the compiler library as the
  * NUL-terminated string cc_skein_decls_h. (The builtin library's bitcode
  * is embedded family by family by the generated builtin_families.S.) */
@@ -9,5 +10,6 @@
 cc_skein_decls_h:
         .incbin SKEIN_UNIFORM_ARITH_H
         .incbin SKEIN_EXTENDED_BIT_OPS_H
+        .incbin SKEIN_INTEL_SUBGROUPS_H
         .byte 0
         .section .note.GNU-stack,"",@progbits

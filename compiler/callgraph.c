@@ -20,7 +20,8 @@ static LLVMValueRef direct_callee(LLVMValueRef inst) {
 /* barrier, work_group_barrier, every work_group_* collective, and every
  * sub_group_* function (sub_group_barrier, the sub-group collectives and
  * the cl_khr_subgroup_* functions; their Itanium manglings:
- * _Z<length>work_group_..., _Z<length>sub_group_...): they need all
+ * _Z<length>work_group_..., _Z<length>sub_group_..., and cl_intel_
+ * subgroups' _Z<length>intel_sub_group_...): they need all
  * work-items of the group, or of a sub-group, in flight (fiber or region
  * mode). So do the ballot queries that read the caller's sub-group local
  * id from the group (get_sub_group_<eq|ge|gt|le|lt>_mask, inverse_ballot
@@ -45,7 +46,8 @@ static bool is_barrier_like(const char *name) {
     if (strncmp(name, launch_only[k], strlen(launch_only[k])) == 0)
       return false;
   return strncmp(name, "work_group_", 11) == 0 ||
-         strncmp(name, "sub_group_", 10) == 0;
+         strncmp(name, "sub_group_", 10) == 0 ||
+         strncmp(name, "intel_sub_group_", 16) == 0;
 }
 
 /* Depth-first search from fn; seen holds visited functions. */

@@ -64,6 +64,8 @@ static const char *const macro_only[] = {
   "cl_khr_subgroup_clustered_reduce",
   "cl_khr_subgroup_rotate",
   "cl_intel_required_subgroup_size",
+  "cl_intel_subgroups_char",
+  "cl_intel_subgroups_long",
   "__opencl_c_work_group_collective_functions",
   "__opencl_c_fp16",
   "__opencl_c_atomic_scope_device",

@@ -75,6 +75,10 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_clustered_reduce"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_rotate"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_intel_required_subgroup_size"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_char"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_short"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_long"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},

@@ -43,7 +43,9 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_subgroup_ballot cl_khr_subgroup_non_uniform_arithmetic "         \
   "cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "              \
   "cl_khr_subgroup_clustered_reduce cl_khr_subgroup_rotate "              \
-  "cl_intel_required_subgroup_size"
+  "cl_intel_required_subgroup_size cl_intel_subgroups "                   \
+  "cl_intel_subgroups_char cl_intel_subgroups_short "                      \
+  "cl_intel_subgroups_long"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images"
 /* Listed while SPIR-V programs can be built (rt_device_init): llvm-spirv

@@ -1201,6 +1201,192 @@ static void test_rule_breakers(void) {
   clReleaseProgram(prog);
 }
 
+/* ---- cl_intel_subgroups -------------------------------------------- */
+
+static const char *const intel_shuffle_source =
+    "kernel void ishuffle(global const T *a, global const T *b,\n"
+    "                     global const uint *r, global T *out) {\n"
+    "  size_t i = get_global_linear_id();\n"
+    "  uint d = r[i] %% get_max_sub_group_size();\n"
+    "  out[4 * i] = intel_sub_group_shuffle(a[i], d);\n"
+    "  out[4 * i + 1] = intel_sub_group_shuffle_xor(a[i], d);\n"
+    "  out[4 * i + 2] = intel_sub_group_shuffle_down(a[i], b[i], d);\n"
+    "  out[4 * i + 3] = intel_sub_group_shuffle_up(b[i], a[i], d);\n"
+    "}\n";
+
+/* The intel shuffles of type name (elems elements of es bytes, stored in
+ * slots of vs bytes) against the two-input model. */
+static void test_intel_shuffle(const char *name, size_t es, size_t elems,
+                               size_t vs) {
+  char src[2048];
+  snprintf(src, sizeof src,
+           "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#define T %s\n",
+           name);
+  size_t len = strlen(src);
+  snprintf(src + len, sizeof src - len, intel_shuffle_source);
+  cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "ishuffle", &err);
+  REQUIRE_OK(err);
+  for (size_t si = 0; si < NUM_SHAPES; si++) {
+    const shape *s = &shapes[si];
+    size_t n = total(s);
+    sg_list l;
+    sg_list_build(&l, s);
+    unsigned char *a = malloc(n * vs), *b = malloc(n * vs),
+                  *out = calloc(n * 4, vs);
+    uint32_t *r = malloc(n * 4);
+    for (size_t i = 0; i < n * vs; i++) {
+      a[i] = (unsigned char)test_rand();
+      b[i] = (unsigned char)test_rand();
+    }
+    for (size_t i = 0; i < n; i++)
+      r[i] = (uint32_t)test_rand();
+    cl_mem m[4] = {test_buffer(&env, n * vs, a), test_buffer(&env, n * vs, b),
+                   test_buffer(&env, n * 4, r),
+                   test_buffer(&env, n * 4 * vs, out)};
+    for (int q = 0; q < 4; q++)
+      REQUIRE_OK(clSetKernelArg(k, (cl_uint)q, sizeof(cl_mem), &m[q]));
+    run(k, s);
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[3], CL_TRUE, 0, n * 4 * vs, out,
+                                   0, NULL, NULL));
+    int shown = 0;
+    for (size_t g = 0; g < l.count; g++) {
+      const size_t *mem = l.members + l.first[g];
+      int64_t size = (int64_t)(l.first[g + 1] - l.first[g]), max = l.max;
+      for (int64_t lane = 0; lane < size; lane++) {
+        size_t i = mem[lane];
+        int64_t d = r[i] % (uint32_t)max;
+        /* what each of the four reads: (array, lane), own a if none */
+        const unsigned char *want[4];
+        int64_t x = (int64_t)((uint64_t)lane ^ (uint64_t)d);
+        want[0] = d < size ? a + mem[d] * vs : a + i * vs;
+        want[1] = x < size ? a + mem[x] * vs : a + i * vs;
+        int64_t v = lane + d;
+        want[2] = v < max
+                      ? (v < size ? a + mem[v] * vs : a + i * vs)
+                      : (v - max < size ? b + mem[v - max] * vs : a + i * vs);
+        v = lane - d + max;
+        want[3] = v < max
+                      ? (v < size ? b + mem[v] * vs : a + i * vs)
+                      : (v - max < size ? a + mem[v - max] * vs : a + i * vs);
+        for (int q = 0; q < 4; q++)
+          if (memcmp(out + (4 * i + q) * vs, want[q], es * elems) != 0) {
+            if (shown++ < 3)
+              fprintf(stderr,
+                      "intel shuffle %d (%s) shape %zu item %zu "
+                      "lane %lld delta %lld\n",
+                      q, name, si, i, (long long)lane, (long long)d);
+            test_failures++;
+          }
+      }
+    }
+    test_release_buffers(m, 4);
+    free(a);
+    free(b);
+    free(out);
+    free(r);
+    sg_list_free(&l);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+static const char *const intel_block_source =
+    "kernel void iblock(global const T *src, global T *dst) {\n"
+    "  size_t base = (get_group_id(0) * get_enqueued_num_sub_groups() +\n"
+    "                 get_sub_group_id()) * get_max_sub_group_size() * N;\n"
+    "  WRITE(dst + base, READ(src + base) + (VT)1);\n"
+    "}\n";
+
+/* A block read and write of N elements of type T (es bytes) per lane:
+ * lane l of a sub-group moves elements l + k * max (k < N) of its block,
+ * plus one; the rest of dst stays 0. 1D shapes. */
+static void test_intel_block(const char *T, const char *VT, size_t es, int n,
+                             const char *rd, const char *wr) {
+  char src[2048];
+  snprintf(src, sizeof src,
+           "#define T %s\n#define VT %s\n#define N %d\n#define READ %s\n"
+           "#define WRITE %s\n%s",
+           T, VT, n, rd, wr, intel_block_source);
+  cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "iblock", &err);
+  REQUIRE_OK(err);
+  static const shape block_shapes[] = {{1, {37, 1, 1}, {37, 1, 1}},
+                                       {1, {100, 1, 1}, {24, 1, 1}},
+                                       {1, {128, 1, 1}, {64, 1, 1}},
+                                       {1, {1, 1, 1}, {1, 1, 1}}};
+  for (size_t si = 0; si < 4; si++) {
+    const shape *s = &block_shapes[si];
+    sg_list l;
+    sg_list_build(&l, s);
+    size_t groups = (s->global[0] + s->local[0] - 1) / s->local[0];
+    size_t per_group = (s->local[0] + sg_size - 1) / sg_size;
+    size_t elems = groups * per_group * (size_t)l.max * (size_t)n;
+    unsigned char *in = malloc(elems * es), *out = calloc(elems, es),
+                  *want = calloc(elems, es);
+    for (size_t i = 0; i < elems * es; i++)
+      in[i] = (unsigned char)test_rand();
+    cl_mem m[2] = {test_buffer(&env, elems * es, in),
+                   test_buffer(&env, elems * es, out)};
+    REQUIRE_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &m[0]));
+    REQUIRE_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &m[1]));
+    run(k, s);
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[1], CL_TRUE, 0, elems * es, out,
+                                   0, NULL, NULL));
+    for (size_t g = 0; g < l.count; g++) {
+      size_t size = l.first[g + 1] - l.first[g];
+      size_t first = l.members[l.first[g]];
+      size_t grp = first / s->local[0], sgid = (first % s->local[0]) / sg_size;
+      size_t base = (grp * per_group + sgid) * (size_t)l.max * (size_t)n;
+      for (size_t lane = 0; lane < size; lane++)
+        for (int q = 0; q < n; q++) {
+          size_t e = base + lane + (size_t)q * (size_t)l.max;
+          uint64_t v = 0;
+          memcpy(&v, in + e * es, es);
+          v++;
+          memcpy(want + e * es, &v, es);
+        }
+    }
+    if (memcmp(out, want, elems * es) != 0) {
+      fprintf(stderr, "intel block %s x %d: shape %zu differs\n", T, n, si);
+      test_failures++;
+    }
+    test_release_buffers(m, 2);
+    free(in);
+    free(out);
+    free(want);
+    sg_list_free(&l);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(prog);
+}
+
+static void test_intel(void) {
+  test_intel_shuffle("int", 4, 1, 4);
+  test_intel_shuffle("float4", 4, 4, 16);
+  test_intel_shuffle("ushort", 2, 1, 2);
+  test_intel_shuffle("uchar3", 1, 3, 4);
+  test_intel_shuffle("ulong", 8, 1, 8);
+  test_intel_shuffle("double2", 8, 2, 16);
+  test_intel_shuffle("char16", 1, 16, 16);
+  test_intel_block("uint", "uint", 4, 1, "intel_sub_group_block_read",
+                   "intel_sub_group_block_write");
+  test_intel_block("uint", "uint8", 4, 8, "intel_sub_group_block_read8",
+                   "intel_sub_group_block_write8");
+  test_intel_block("uint", "uint2", 4, 2, "intel_sub_group_block_read_ui2",
+                   "intel_sub_group_block_write_ui2");
+  test_intel_block("ushort", "ushort4", 2, 4, "intel_sub_group_block_read_us4",
+                   "intel_sub_group_block_write_us4");
+  test_intel_block("uchar", "uchar16", 1, 16, "intel_sub_group_block_read_uc16",
+                   "intel_sub_group_block_write_uc16");
+  test_intel_block("ulong", "ulong2", 8, 2, "intel_sub_group_block_read_ul2",
+                   "intel_sub_group_block_write_ul2");
+  test_intel_block("ulong", "ulong8", 8, 8, "intel_sub_group_block_read_ul8",
+                   "intel_sub_group_block_write_ul8");
+}
+
 int main(void) {
   test_setup(&env);
   test_seed(0x5eed15);
@@ -1216,7 +1402,11 @@ int main(void) {
                                        "cl_khr_subgroup_shuffle_relative",
                                        "cl_khr_subgroup_clustered_reduce",
                                        "cl_khr_subgroup_rotate",
-                                       "cl_intel_required_subgroup_size"};
+                                       "cl_intel_required_subgroup_size",
+                                       "cl_intel_subgroups",
+                                       "cl_intel_subgroups_char",
+                                       "cl_intel_subgroups_short",
+                                       "cl_intel_subgroups_long"};
   for (size_t k = 0; k < sizeof wanted / sizeof *wanted; k++)
     CHECK(strstr(ext, wanted[k]) != NULL);
   free(ext);
@@ -1227,6 +1417,7 @@ int main(void) {
   test_int_only();
   test_required_size();
   test_rule_breakers();
+  test_intel();
   test_teardown(&env);
   if (test_failures)
     fprintf(stderr, "%d failures\n", test_failures);
