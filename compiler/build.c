@@ -641,9 +641,7 @@ static cc_status frontend(build *b, const char *source, size_t length,
 static cc_status frontend_il(build *b, const cc_il_module *m,
                              const cc_il_spec_value *values, unsigned n,
                              const cc_device_caps *caps) {
-  bool images = caps && caps->features &&
-                strstr(caps->features, "__opencl_c_images");
-  if (!cc_il_supported(m, images, &b->log))
+  if (!cc_il_supported(m, caps, &b->log))
     return CC_BUILD_FAILED;
   uint32_t *words = cc_il_specialize(m, values, n);
   if (!words)

@@ -33,10 +33,12 @@ struct cc_il_module {
 /* The spec constant with SpecId id, or NULL. */
 const cc_il_spec_const *cc_il_find_spec(const cc_il_module *m, uint32_t id);
 
-/* Logs why m cannot be built for a device (capabilities beyond what
- * Skein implements, images only when images are on; an addressing or
- * memory model other than Physical64 / OpenCL) and returns false. */
-bool cc_il_supported(const cc_il_module *m, bool images, cc_log *log);
+/* Logs why m cannot be built for a device with caps (capabilities beyond
+ * what Skein implements, those of images and extensions only where caps
+ * has them; an addressing or memory model other than Physical64 /
+ * OpenCL) and returns false. */
+bool cc_il_supported(const cc_il_module *m, const cc_device_caps *caps,
+                     cc_log *log);
 
 /* A malloc'd copy of m's words with the n values applied to their spec
  * constants; NULL on allocation failure. */

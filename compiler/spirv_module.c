@@ -210,27 +210,46 @@ const cc_il_spec_const *cc_il_find_spec(const cc_il_module *m, uint32_t id) {
   return NULL;
 }
 
+/* Whether the space-separated list has the word w. */
+static bool listed(const char *list, const char *w) {
+  size_t n = strlen(w);
+  if (!list)
+    return false;
+  for (const char *p = list; (p = strstr(p, w)); p += n)
+    if ((p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0'))
+      return true;
+  return false;
+}
+
 /* The capabilities of OpenCL's SPIR-V environment that Skein's kernels
  * can use: Addresses, Linkage, Kernel, Vector16, Float16Buffer, Float16,
- * Float64, Int64, Int64Atomics, Groups, Int16, GenericPointer, Int8 and,
- * with image support, ImageBasic, ImageReadWrite, LiteralSampler,
- * Sampled1D and SampledBuffer. */
-static bool capability_supported(uint32_t cap, bool images) {
+ * Float64, Int64, Int64Atomics, Groups, Int16, GenericPointer, Int8;
+ * with image support ImageBasic, ImageReadWrite, LiteralSampler,
+ * Sampled1D and SampledBuffer; BitInstructions with
+ * cl_khr_extended_bit_ops and GroupUniformArithmeticKHR with
+ * cl_khr_work_group_uniform_arithmetic. */
+static bool capability_supported(uint32_t cap, const cc_device_caps *caps) {
   switch (cap) {
   case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 11:
   case 12: case 18: case 22: case 38: case 39:
     return true;
   case 13: case 14: case 20: case 43: case 46:
-    return images;
+    return caps && listed(caps->features, "__opencl_c_images");
+  case 6025:
+    return caps && listed(caps->extensions, "cl_khr_extended_bit_ops");
+  case 6400:
+    return caps && listed(caps->extensions,
+                          "cl_khr_work_group_uniform_arithmetic");
   default:
     return false;
   }
 }
 
-bool cc_il_supported(const cc_il_module *m, bool images, cc_log *log) {
+bool cc_il_supported(const cc_il_module *m, const cc_device_caps *caps,
+                     cc_log *log) {
   bool ok = true;
   for (unsigned i = 0; i < m->num_caps; i++) {
-    if (!capability_supported(m->caps[i], images)) {
+    if (!capability_supported(m->caps[i], caps)) {
       cc_log_printf(log, "error: SPIR-V capability %u is not supported by "
                     "this device\n", m->caps[i]);
       ok = false;

@@ -59,6 +59,10 @@ static void build_table(void) {
     return;
   for (unsigned i = 0; i < cc_num_builtin_symbols; i++) {
     const char *name = cc_builtin_symbols[i].name;
+    /* A builtin that needs its work-item's group exists as
+     * __skein_ctx_F only; a call to F finds it (build.c). */
+    if (strncmp(name, "__skein_ctx__Z", 14) == 0)
+      name += 12;
     if (strncmp(name, "_Z", 2) != 0)
       continue;
     char *key = cc_demangle(name);
@@ -72,9 +76,15 @@ static void build_table(void) {
 
 /* The library's name for a builtin llvm-spirv calls name, or NULL. */
 static const char *library_name(const char *name) {
+  /* The address spaces, and llvm-spirv 15's names for the bitwise
+   * group operations of SPV_KHR_uniform_group_instructions
+   * (work_group_reduce_bitwise_and: cl_khr_work_group_uniform_arithmetic
+   * calls them work_group_reduce_and). */
   static const char *const spaces[][2] = {
       {" AS1", " CLglobal"}, {" AS2", " CLconstant"},
-      {" AS3", " CLlocal"},  {" AS4", " CLgeneric"}};
+      {" AS3", " CLlocal"},  {" AS4", " CLgeneric"},
+      {"_bitwise_and(", "_and("}, {"_bitwise_or(", "_or("},
+      {"_bitwise_xor(", "_xor("}};
   pthread_once(&table_once, build_table);
   char *key = cc_demangle(name);
   for (size_t i = 0; key && i < sizeof spaces / sizeof spaces[0]; i++)
@@ -98,8 +108,9 @@ void cc_il_rename_builtins(LLVMModuleRef m) {
         cc_builtin_family_of(name) >= 0)
       continue;
     const char *to = library_name(name);
-    if (!to)
-      continue;   /* check_undefined reports it by name */
+    if (!to || strcmp(to, name) == 0)
+      continue;   /* check_undefined reports it by name; a __skein_ctx_
+                     builtin keeps its name */
     LLVMValueRef have = LLVMGetNamedFunction(m, to);
     if (have) {
       /* Both spellings were declared: one function, the library's. */

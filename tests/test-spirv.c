@@ -3,7 +3,8 @@
  * same kernels built from OpenCL C and from SPIR-V giving identical
  * results (a table over tests/spirv/kernels.cl), specialization constants
  * of every scalar type, builtin variables, OpenCL.std instructions and
- * decorations (tests/spirv/extinst.spvasm), a link of a SPIR-V object
+ * decorations (tests/spirv/extinst.spvasm), the SPIR-V forms of
+ * extended bit operations and uniform group arithmetic, a link of a SPIR-V object
  * with an OpenCL C one,
  * binaries of IL programs, and malformed modules with their error codes
  * and logs, a translator that is missing, hangs or crashes. The SPIR-V
@@ -228,6 +229,65 @@ static void test_extinst(void) {
   clReleaseKernel(k);
   clReleaseProgram(p);
   free(il);
+}
+
+/* Runs kernel name of the module file over 64 work-items in groups of
+ * 8 with (out, in); out has out_words words. */
+static void run_asm(const char *file, const char *name, const uint32_t *in,
+                    uint32_t *out, size_t out_words) {
+  size_t size;
+  void *il = spirv(file, &size);
+  cl_program p = from_il(il, size);
+  build_or_die(p, "");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, name, &err);
+  REQUIRE_OK(err);
+  cl_mem bo = test_buffer(&env, out_words * 4, NULL);
+  cl_mem bi = test_buffer(&env, 64 * 4, (void *)in);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bi, &bi));
+  size_t global = 64, local = 8;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, out_words * 4,
+                                 out, 0, NULL, NULL));
+  clReleaseMemObject(bo);
+  clReleaseMemObject(bi);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  free(il);
+}
+
+static uint32_t bit_reverse(uint32_t x) {
+  uint32_t r = 0;
+  for (int i = 0; i < 32; i++)
+    r |= ((x >> i) & 1u) << (31 - i);
+  return r;
+}
+
+/* The SPIR-V forms of cl_khr_extended_bit_ops and
+ * cl_khr_work_group_uniform_arithmetic (their capabilities are taken
+ * because the device lists those extensions). */
+static void test_extension_capabilities(void) {
+  uint32_t in[64], out[128];
+  test_seed(1616);
+  for (int i = 0; i < 64; i++)
+    in[i] = (uint32_t)test_rand() | 1u;   /* odd: products stay odd */
+  run_asm("bits.spv", "bits", in, out, 128);
+  for (int i = 0; i < 64; i++) {
+    CHECK_EQ(out[2 * i], (bit_reverse(in[i]) >> 3) & 0xfu);
+    CHECK_EQ(out[2 * i + 1], (in[i] & ~0xff00u) | 0xff00u);
+  }
+  run_asm("uniform.spv", "uniform", in, out, 64);
+  for (int g = 0; g < 8; g++) {
+    uint32_t prod = 1, scan = ~0u;
+    for (int i = 0; i < 8; i++)
+      prod *= in[8 * g + i];
+    for (int i = 0; i < 8; i++) {
+      scan &= in[8 * g + i];
+      CHECK_EQ(out[8 * g + i], prod + scan);
+    }
+  }
 }
 
 /* CL_PROGRAM_IL returns the module as given; CL_PROGRAM_SOURCE is empty;
@@ -682,6 +742,7 @@ int main(int argc, char **argv) {
   test_reports();
   test_program_il();
   test_extinst();
+  test_extension_capabilities();
   test_spec_constants();
   test_binary_round_trip();
   test_link_with_c();
