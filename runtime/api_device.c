@@ -83,12 +83,13 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_depth_images"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_srgb_image_writes"},
       /* Last: listed only while SPIR-V programs can be built (dev->il). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_il_program"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
   };
-  enum { NUM_IMAGE_EXTENSIONS = 3, NUM_IL_EXTENSIONS = 3 };
+  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 3 };
   cl_name_version listed[sizeof extensions / sizeof extensions[0]];
   const size_t num_base = sizeof extensions / sizeof extensions[0] -
                           NUM_IMAGE_EXTENSIONS - NUM_IL_EXTENSIONS;
@@ -211,7 +212,7 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_bool, CL_TRUE);
   case CL_DEVICE_LINKER_AVAILABLE:
     RT_INFO_VALUE(cl_bool, RT_HAVE_LINKER ? CL_TRUE : CL_FALSE);
-  /* Images only while SKEIN_IMAGES=1 asks for their host side. */
+  /* Images unless SKEIN_IMAGES=0 turns them off. */
   case CL_DEVICE_IMAGE_SUPPORT:
     RT_INFO_VALUE(cl_bool, dev->images ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:

@@ -47,7 +47,8 @@ static struct _cl_device_id rt_the_device;
   "cl_intel_subgroups_char cl_intel_subgroups_short "                      \
   "cl_intel_subgroups_long"
 #define RT_IMAGE_EXTENSIONS                                                \
-  "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images"
+  "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
+  "cl_khr_srgb_image_writes"
 /* Listed while SPIR-V programs can be built (rt_device_init): llvm-spirv
  * 15 translates NoSignedWrap/NoUnsignedWrap and LinkOnceODR linkage. */
 #define RT_IL_EXTENSIONS                                                   \
@@ -152,11 +153,10 @@ static void rt_device_init(void) {
   d->max_work_group_size = 1024;
   d->simd_bytes = rt_detect_simd();
   d->has_fp16 = true;   /* cl_khr_fp16: builtins/math_half.cl etc. */
-  /* Images: the host side works, kernels cannot use them yet, so
-   * applications see no image support unless SKEIN_IMAGES=1 asks for the
-   * host side (docs/features.md). */
+  /* Images and samplers are on; SKEIN_IMAGES=0 turns them off (a device
+   * without image support, as the tests of those errors need). */
   const char *images = getenv("SKEIN_IMAGES");
-  d->images = images && strcmp(images, "1") == 0;
+  d->images = !(images && strcmp(images, "0") == 0);
   rt_detect_vendor(d);
   d->max_clock_mhz = rt_detect_clock();
   if (!rt_cpuinfo("model name", d->name, sizeof d->name))

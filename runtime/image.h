@@ -58,8 +58,9 @@ rt_format_status rt_format_check(const cl_image_format *f, size_t *elem_size,
 bool rt_format_fits_type(const cl_image_format *f, cl_mem_object_type type);
 
 /* Writes the formats clGetSupportedImageFormats lists for image type and
- * kernel access flags into out[0..max) and returns how many there are
- * (all of them, even when more than max). */
+ * kernel access flags (the same formats for every access) into
+ * out[0..max) and returns how many there are (all of them, even when
+ * more than max). */
 cl_uint rt_supported_formats(cl_mem_object_type type, cl_mem_flags flags,
                              cl_image_format *out, cl_uint max);
 

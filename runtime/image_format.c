@@ -158,9 +158,9 @@ cl_uint rt_supported_formats(cl_mem_object_type type, cl_mem_flags flags,
       CL_SIGNED_INT32,     CL_UNSIGNED_INT8,   CL_UNSIGNED_INT16,
       CL_UNSIGNED_INT32,   CL_HALF_FLOAT,      CL_FLOAT,
       CL_UNORM_INT_101010_2};
-  /* sRGB images are for reading until kernels can write them
-   * (cl_khr_srgb_image_writes): only CL_MEM_READ_ONLY lists them. */
-  bool writes = !(flags & CL_MEM_READ_ONLY);
+  /* Every format is listed for every access: kernels write sRGB images
+   * too (cl_khr_srgb_image_writes). */
+  (void)flags;
   cl_uint n = 0;
   for (size_t i = 0; i < sizeof orders / sizeof orders[0]; i++)
     for (size_t j = 0; j < sizeof types / sizeof types[0]; j++) {
@@ -169,8 +169,6 @@ cl_uint rt_supported_formats(cl_mem_object_type type, cl_mem_flags flags,
       unsigned channels;
       if (rt_format_check(&f, &size, &channels) != RT_FORMAT_OK ||
           !rt_format_fits_type(&f, type))
-        continue;
-      if (writes && (orders[i] == CL_sRGBA || orders[i] == CL_sBGRA))
         continue;
       if (n < max)
         out[n] = f;

@@ -2,7 +2,7 @@
  * reads, writes, copies, fills, maps and their *Rect forms, migration,
  * NDRange kernels and tasks, markers and barriers), the event entry
  * points, and the entry points of features the device does not report
- * (images and samplers without SKEIN_IMAGES=1, whose image-enabled errors
+ * (images and samplers with SKEIN_IMAGES=0, whose image-enabled errors
  * are test-images-errors'; SVM, pipes and native kernels, which
  * icd/missing.c answers), each with the code docs/features.md and the
  * OpenCL 3.0 specification name for a device without the feature.
@@ -1426,9 +1426,9 @@ const error_row command_rows[] = {
     ROW("clEnqueueWaitForEvents", "command_queue is not a valid queue",
         wait_events_wrong_queue, CL_INVALID_COMMAND_QUEUE),
 
-    /* No image support (runtime/api_image.c and api_sampler.c without
-     * SKEIN_IMAGES=1); not implemented (icd/missing.c): SVM, pipes,
-     * native kernels. */
+    /* No image support (runtime/api_image.c and api_sampler.c with
+     * SKEIN_IMAGES=0, which test-api-errors.c sets); not implemented
+     * (icd/missing.c): SVM, pipes, native kernels. */
     ROW("clCreateImage", "no device in context supports images", image,
         CL_INVALID_OPERATION),
     ROW("clCreateImage", "context is not a valid context", image_wrong_context,

@@ -308,17 +308,35 @@ static void check_spec_minimums(void) {
   CHECK(wgm >= 1 && wgm <= wg);
 }
 
-/* Images, pipes, SVM, device queues and partitioning are absent, and
- * every limit that goes with them says so. */
+/* Images are supported (unless SKEIN_IMAGES=0, which this test does not
+ * set), with at least the FULL_PROFILE minimum of every image limit. */
+static void check_images(void) {
+  CHECK_EQ(get_uint(CL_DEVICE_IMAGE_SUPPORT), CL_TRUE);
+  static const struct {
+    cl_device_info query;
+    cl_ulong min;
+  } limits[] = {
+      {CL_DEVICE_MAX_READ_IMAGE_ARGS, 128},
+      {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, 64},
+      {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, 64},
+      {CL_DEVICE_IMAGE2D_MAX_WIDTH, 16384},
+      {CL_DEVICE_IMAGE2D_MAX_HEIGHT, 16384},
+      {CL_DEVICE_IMAGE3D_MAX_WIDTH, 2048},
+      {CL_DEVICE_IMAGE3D_MAX_HEIGHT, 2048},
+      {CL_DEVICE_IMAGE3D_MAX_DEPTH, 2048},
+      {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, 65536},
+      {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, 2048},
+      {CL_DEVICE_MAX_SAMPLERS, 16},
+  };
+  for (size_t i = 0; i < sizeof limits / sizeof limits[0]; i++)
+    CHECK(get_uint(limits[i].query) >= limits[i].min);
+}
+
+/* Pipes, SVM, device queues and partitioning are absent, and every limit
+ * that goes with them says so. */
 static void check_absent_features(void) {
-  CHECK_EQ(get_uint(CL_DEVICE_IMAGE_SUPPORT), CL_FALSE);
   static const cl_device_info zero[] = {
-      CL_DEVICE_MAX_READ_IMAGE_ARGS, CL_DEVICE_MAX_WRITE_IMAGE_ARGS,
-      CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CL_DEVICE_IMAGE2D_MAX_WIDTH,
-      CL_DEVICE_IMAGE2D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_WIDTH,
-      CL_DEVICE_IMAGE3D_MAX_HEIGHT, CL_DEVICE_IMAGE3D_MAX_DEPTH,
-      CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, CL_DEVICE_IMAGE_MAX_ARRAY_SIZE,
-      CL_DEVICE_MAX_SAMPLERS, CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_MAX_PIPE_ARGS,
+      CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_MAX_PIPE_ARGS,
       CL_DEVICE_SVM_CAPABILITIES, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES,
       CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, CL_DEVICE_MAX_ON_DEVICE_QUEUES,
       CL_DEVICE_PARTITION_MAX_SUB_DEVICES,
@@ -471,6 +489,7 @@ int main(void) {
     check_protocol(&queries[i]);
   check_against_host();
   check_spec_minimums();
+  check_images();
   check_absent_features();
   check_versions();
   check_device_ids(&fake);
