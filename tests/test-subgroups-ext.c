@@ -649,6 +649,8 @@ static void test_type(tcode t) {
                 "sub_group_broadcast(in[ID], (uint)a); }\n"
                 "kernel void first" KARGS " { if (ON) out[ID] = "
                 "sub_group_broadcast_first(in[ID]); }\n"
+                "kernel void first_all" KARGS " { out[ID] = "
+                "sub_group_broadcast_first(in[ID]); }\n"
                 "kernel void all_equal" KARGS " { if (ON) out[ID] = "
                 "(T)sub_group_non_uniform_all_equal(in[ID]); }\n");
   cl_program prog = test_build(&env, src, "-cl-std=CL3.0");
@@ -684,6 +686,9 @@ static void test_type(tcode t) {
     check(prog, "broadcast", K_BROADCAST, t, 0, 1, a, es, 0);
   }
   check(prog, "first", K_FIRST, t, 0, NUM_PATTERNS, 0, es, 0);
+  /* every work-item: region mode takes it (its name test sees a
+   * broadcast) for int, uint, long, ulong, float and double */
+  check(prog, "first_all", K_FIRST, t, 0, 1, 0, es, 0);
   check(prog, "all_equal", K_ALL_EQUAL, t, 0, NUM_PATTERNS, 0, es, 1);
   check(prog, "all_equal", K_ALL_EQUAL, t, 0, NUM_PATTERNS, 0, es, 0);
   clReleaseProgram(prog);
