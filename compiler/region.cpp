@@ -89,8 +89,17 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
   s->group_wide = false;
   s->sub_group = false;
   s->group_step = false;
+  s->exchange = NONE;
   if (is_barrier_name(name))
     return true;
+  // Exchanges (read_exchange) of scalars: each reads another lane's slot.
+  if ((s->exchange = parse_exchange(name)) != NONE) {
+    s->collective = true;
+    s->sub_group = true;
+    Type *t = call->getType();
+    return (t->isIntegerTy() && t->getIntegerBitWidth() <= 64) ||
+           t->isFloatTy() || t->isDoubleTy();
+  }
   // Sub-group collectives (builtins/subgroups.c): their own region too,
   // in which every work-item calls the library, the last of each
   // sub-group computing its sub-group's results.
@@ -382,13 +391,18 @@ static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
 
 // The deposit of a group step's value, placed before the call is split
 // off so that it ends the region before.
+//
+// An exchange deposits in its own region instead, in slots of its own
+// (exchange_slots): its read, after the cut, takes another work-item's
+// slot, so no deposit may follow it in that region, and a group step's
+// deposit that ends the region may (a loop's next collective).
 static void deposit_whole_slot(Cutter &c, Sync &s) {
   Function *F = c.F;
   IRBuilder<> b(s.call);
-  Value *lid = F->getArg(RP_LID);
-  Value *idx = s.sub_group
-                   ? b.CreateAdd(b.CreateAdd(F->getArg(RP_N), b.getInt64(1)),
-                                 lid)
+  Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
+  Value *idx = s.exchange != NONE ? b.CreateAdd(exchange_slots(b, n), lid)
+               : s.sub_group
+                   ? b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid)
                    : lid;
   Value *slots = b.CreateLoad(
       b.getPtrTy(), group_field(b, c.group_ty, F->getArg(RP_GROUP),
@@ -417,6 +431,11 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
     starts.push_back(after);
     if (s.group_step) {
       split_group_step(c, s, own, after);
+      continue;
+    }
+    if (s.exchange != NONE) {
+      deposit_whole_slot(c, s);
+      read_exchange(c, s, after);
       continue;
     }
     c.collective_starts.insert(own);

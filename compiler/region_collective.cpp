@@ -28,6 +28,7 @@
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
+#include <llvm/ADT/StringSwitch.h>
 
 using namespace llvm;
 
@@ -269,6 +270,121 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
     call_library_as(b, c, s, group, ls, slots,
                     b.CreateAdd(b.CreateAdd(n, one), last), last);
   });
+}
+
+// __skein_ctx__Z<length><name><argument types>: the name.
+static StringRef builtin_name(StringRef mangled) {
+  StringRef rest = mangled;
+  if (!rest.consume_front("__skein_ctx__Z"))
+    return "";
+  unsigned length = 0;
+  if (rest.consumeInteger(10, length) || length > rest.size())
+    return "";
+  return rest.take_front(length);
+}
+
+Exchange parse_exchange(StringRef mangled) {
+  StringRef name = builtin_name(mangled);
+  return StringSwitch<Exchange>(name)
+      .Case("sub_group_broadcast", BROADCAST)
+      .Case("sub_group_non_uniform_broadcast", BROADCAST)
+      .Case("sub_group_broadcast_first", BROADCAST_FIRST)
+      .Case("sub_group_shuffle", SHUFFLE)
+      .Case("sub_group_shuffle_xor", SHUFFLE_XOR)
+      .Case("sub_group_shuffle_up", SHUFFLE_UP)
+      .Case("sub_group_shuffle_down", SHUFFLE_DOWN)
+      .Case("sub_group_rotate", ROTATE)
+      .Default(NONE);
+}
+
+// Region mode reaches an exchange only where every work-item of the
+// group does (syncs_uniform), so the active set is the whole sub-group:
+// non_uniform_broadcast is broadcast, broadcast_first reads lane 0. The
+// lanes the library reads (builtins/subgroups_shuffle.c, subgroups.c):
+// broadcast clamps its lane into the sub-group; the others give the
+// work-item its own value where the lane is not in the sub-group.
+void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
+  Function *F = c.F;
+  CallInst *call = s.call;
+  Value *g = F->getArg(RP_GROUP);
+  Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
+  IRBuilder<> b(after, after->getFirstInsertionPt());
+  Value *one = b.getInt64(1);
+  Value *launch = b.CreateLoad(b.getPtrTy(),
+                               group_field(b, c.group_ty, g, G_LAUNCH));
+  Value *size_max = b.CreateBinaryIntrinsic(
+      Intrinsic::umax,
+      b.CreateZExt(b.CreateLoad(b.getInt32Ty(),
+                                b.CreateStructGEP(c.launch_ty, launch,
+                                                  L_SUB_GROUP_SIZE)),
+                   b.getInt64Ty()),
+      one);
+  // A power of two (cc_sub_group_size, intel_reqd_sub_group_size).
+  Value *first = b.CreateAnd(lid, b.CreateNeg(size_max));
+  Value *size = b.CreateBinaryIntrinsic(Intrinsic::umin, size_max,
+                                        b.CreateSub(n, first));
+  Value *lane = b.CreateSub(lid, first);
+  Value *arg = nullptr;
+  if (call->arg_size() > 2)
+    arg = s.exchange == ROTATE
+              ? b.CreateSExt(call->getArgOperand(2), b.getInt64Ty())
+              : b.CreateZExt(call->getArgOperand(2), b.getInt64Ty());
+  Value *src = lane, *valid = b.getTrue();
+  switch (s.exchange) {
+  case BROADCAST:
+    src = b.CreateBinaryIntrinsic(Intrinsic::umin, arg,
+                                  b.CreateSub(size, one));
+    break;
+  case BROADCAST_FIRST:
+    src = b.getInt64(0);
+    break;
+  case SHUFFLE:
+    src = arg;
+    valid = b.CreateICmpULT(src, size);
+    break;
+  case SHUFFLE_XOR:
+    src = b.CreateXor(lane, arg);
+    valid = b.CreateICmpULT(src, size);
+    break;
+  case SHUFFLE_UP:
+    src = b.CreateSub(lane, arg);
+    valid = b.CreateICmpULE(arg, lane);
+    break;
+  case SHUFFLE_DOWN:
+    src = b.CreateAdd(lane, arg);
+    valid = b.CreateICmpULT(arg, b.CreateSub(size, lane));
+    break;
+  case ROTATE: {
+    // (lane + delta) mod get_max_sub_group_size(), for either sign.
+    Value *enq = one;   // the enqueued group size
+    for (int d = 0; d < 3; d++)
+      enq = b.CreateMul(enq, b.CreateLoad(b.getInt64Ty(),
+                                          group_field(b, c.launch_ty, launch,
+                                                      L_LOCAL, d)));
+    Value *max = b.CreateBinaryIntrinsic(Intrinsic::umin, size_max, enq);
+    // The delta's remainder first: it is the same for the whole
+    // sub-group in practice, so LLVM can take the division out of the
+    // work-item loop; lane + that lies in (-max, 2 max).
+    Value *r = b.CreateAdd(lane, b.CreateSRem(arg, max));
+    r = b.CreateSelect(b.CreateICmpSLT(r, b.getInt64(0)),
+                       b.CreateAdd(r, max), r);
+    src = b.CreateSelect(b.CreateICmpSGE(r, max), b.CreateSub(r, max), r);
+    valid = b.CreateICmpULT(src, size);
+    break;
+  }
+  default:
+    break;
+  }
+  Value *idx = b.CreateSelect(valid, b.CreateAdd(first, src), lid);
+  Value *slots = b.CreateLoad(b.getPtrTy(),
+                              group_field(b, c.group_ty, g, G_COLLECTIVE),
+                              "slots");
+  Value *at = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
+                                  b.CreateAdd(exchange_slots(b, n), idx));
+  Value *r = from_slot(b, b.CreateLoad(b.getInt64Ty(), at), call->getType());
+  r->setName("exchanged");
+  call->replaceAllUsesWith(r);
+  call->eraseFromParent();
 }
 
 } // namespace skein_region

@@ -42,10 +42,9 @@ static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
                              Value *n) {
   Module *m = c.F->getParent();
   // SKEIN_COLLECTIVE_SLOTS(n): the work-group collectives' n + 1, then
-  // the sub-group collectives' n.
+  // the sub-group collectives' n; then the exchanges' n.
   Value *slots = b.CreateAlloca(
-      b.getInt64Ty(),
-      b.CreateAdd(b.CreateMul(n, b.getInt64(2)), b.getInt64(1)), "slots");
+      b.getInt64Ty(), b.CreateAdd(exchange_slots(b, n), n), "slots");
   b.CreateStore(slots, group_field(b, c.group_ty, group, G_COLLECTIVE));
   Value *gl = group_field(b, c.group_ty, group, G_LAUNCH);
   Value *launch = b.CreateLoad(b.getPtrTy(), gl);
@@ -53,12 +52,14 @@ static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
   const DataLayout &dl = m->getDataLayout();
   b.CreateMemCpy(copy, MaybeAlign(8), launch, MaybeAlign(8),
                  dl.getTypeAllocSize(c.launch_ty));
-  // skein_hooks: run_fibers, barrier, address_kind, sub_group_barrier.
-  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 4);
+  // skein_hooks: run_fibers, barrier, address_kind, sub_group_barrier,
+  // sub_group_operation (fiber mode's only: region mode takes no
+  // function that parks, so it stays null like run_fibers).
+  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 5);
   Value *hooks = b.CreateAlloca(hooks_ty, nullptr, "hooks");
   Value *real = b.CreateLoad(b.getPtrTy(),
                              b.CreateStructGEP(c.launch_ty, launch, L_HOOKS));
-  for (unsigned k = 0; k < 4; k++) {
+  for (unsigned k = 0; k < 5; k++) {
     Value *hook = k == 1 || k == 3 ? (Value *)nop_barrier(m)
                   : k == 2 ? b.CreateLoad(b.getPtrTy(),
                                           b.CreateConstInBoundsGEP1_32(

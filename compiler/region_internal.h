@@ -30,7 +30,13 @@ struct Sync {
   bool group_wide;   // collective whose result is slot n (else slot lid)
   bool sub_group;    // sub-group collective: result in slot n + 1 + lid
   bool group_step;   // computed once per group after its region's loop
+  unsigned exchange; // a sub-group exchange (Exchange), else NONE
 };
+
+// The sub-group functions in which each work-item reads the value of
+// another lane (region_collective.cpp).
+enum Exchange { NONE, BROADCAST, BROADCAST_FIRST, SHUFFLE, SHUFFLE_XOR,
+                SHUFFLE_UP, SHUFFLE_DOWN, ROTATE };
 
 // A reduction, scan, all or any that region mode computes between two
 // work-item loops (region_collective.cpp).
@@ -92,6 +98,13 @@ struct Cutter {
   unsigned interleave = 4;   // chains for long floating-point regions
 };
 
+// Where region mode's exchanges deposit: past the work-group (n + 1) and
+// sub-group (n) collectives' slots of builtins/abi.h, in n more that
+// collective_setup allocates (region_driver.cpp).
+inline llvm::Value *exchange_slots(llvm::IRBuilder<> &b, llvm::Value *n) {
+  return b.CreateAdd(b.CreateMul(n, b.getInt64(2)), b.getInt64(1));
+}
+
 // The function attribute of region mode's work-group functions.
 static const char *const region_attribute = "skein-region";
 
@@ -133,6 +146,11 @@ void set_loop_properties(Instruction *latch, ArrayRef<Metadata *> props);
 bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
                       GroupStep *out);
 Value *to_slot(IRBuilder<> &b, Value *v);
+// The Exchange a __skein_ctx_ name calls, or NONE.
+Exchange parse_exchange(StringRef name);
+// An exchange after its cut: each work-item reads the slot of the lane
+// it names (or its own where that lane is not in its sub-group).
+void read_exchange(Cutter &c, Sync &s, BasicBlock *after);
 Value *from_slot(IRBuilder<> &b, Value *slot, Type *t);
 void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
                      Value *group, Value *ls[3], Value *n);

@@ -548,6 +548,22 @@ static const char sync_src[] =
      * different numbers of collectives; some meet a sub-group barrier
      * where others meet the group's): undefined values, but it must
      * end. */
+    /* Exchanges between collectives in a loop: region mode reads other
+     * lanes' deposits, which the next iteration's deposits must not
+     * overwrite first. */
+    "kernel void exchanged(global const int *in, global int *out,\n"
+    "                      local int *l) {\n"
+    "  size_t g = get_global_linear_id();\n"
+    "  int x = in[g], r = 0;\n"
+    "  for (int i = 0; i < 3; i++) {\n"
+    "    r += sub_group_scan_inclusive_add(x);\n"
+    "    int y = sub_group_shuffle_xor(x, 1u);\n"
+    "    int z = sub_group_rotate(y * 3, i - 1);\n"
+    "    int w = sub_group_shuffle_down(z + y, 1u);\n"
+    "    x = w - sub_group_broadcast(x, 2u);\n"
+    "  }\n"
+    "  out[g] = r + x;\n"
+    "}\n"
     "kernel void rule_breaker(global int *out) {\n"
     "  uint sl = get_sub_group_local_id();\n"
     "  if (sl % 3 == 1) return;\n"
@@ -706,6 +722,42 @@ static void test_sync(cl_program prog, const shape *s) {
     }
   }
 
+  run_sync(prog, "exchanged", s, in, out, lbytes);
+  for (size_t i = 0; i < n && bad < 5; i++) {
+    size_t first, count;
+    sub_group_of(&m, i, &first, &count);
+    size_t me = m.pos[i] - first;
+    size_t max = m.places[i].enq_n < sg_size ? m.places[i].enq_n : sg_size;
+    int xs[32], ys[32], zs[32], r = 0;
+    for (size_t j = 0; j < count; j++)
+      xs[j] = in[m.order[first + j]];
+    for (int it = 0; it < 3; it++) {
+      for (size_t j = 0; j <= me; j++)
+        r += xs[j];
+      /* A lane outside the sub-group gives the lane its own value;
+       * broadcast clamps its lane into the sub-group. */
+      for (size_t j = 0; j < count; j++)
+        ys[j] = xs[(j ^ 1) < count ? j ^ 1 : j];
+      for (size_t j = 0; j < count; j++) {
+        long rot = ((long)j + it - 1) % (long)max;
+        size_t ro = (size_t)(rot < 0 ? rot + (long)max : rot);
+        zs[j] = ys[ro < count ? ro : j] * 3;
+      }
+      int b = xs[2 < count ? 2 : count - 1];
+      for (size_t j = 0; j < count; j++) {
+        size_t dn = j + 1 < count ? j + 1 : j;
+        xs[j] = zs[dn] + ys[dn] - b;
+      }
+    }
+    if (out[i] != r + xs[me]) {
+      fprintf(stderr, "exchanged global %zu,%zu,%zu item %zu: %d, want %d\n",
+              s->global[0], s->global[1], s->global[2], i, out[i],
+              r + xs[me]);
+      test_failures++;
+      bad++;
+    }
+  }
+
   /* Undefined results; finishing (no hang, no crash) is the test. */
   run_sync(prog, "rule_breaker", s, NULL, out, 0);
   map_free(&m);
@@ -729,7 +781,7 @@ static void test_modes(const char *all_src) {
   unsetenv("SKEIN_DUMP");
   static const char *const region[] = {"queries", "coll_int", "coll_double",
                                        "coll_ulong", "neighbours", "mixed",
-                                       "looped"};
+                                       "looped", "exchanged"};
   static const char *const fiber[] = {"diverge", "rule_breaker", "coll_half"};
   if (!strstr(modes, "kernel plain_queries: loop mode")) {
     fprintf(stderr, "plain_queries not in loop mode:\n%s", modes);
