@@ -6,14 +6,19 @@
  * the __skein_ctx_ rewrite (see sync.c). */
 #include "collective_ops.h"
 
-/* Each collective is one yield: every work-item writes its value into
- * its slot of g->collective and calls the scheduler's barrier. The last
- * to arrive is the highest linear local id (skein_hooks.barrier), so that
- * one computes the whole group's result before anybody resumes, in
- * increasing linear id order, starting from the operator's identity:
- * scans in place (work-item i then reads slot i, which only i writes),
- * group-wide results into slot n (nobody writes it again before every
- * work-item has reached the next collective, i.e. read this one's). */
+/* Each collective is two yields: every work-item writes its value into
+ * its slot of g->collective and calls the scheduler's barrier; past it,
+ * when every work-item has deposited, the highest linear local id
+ * computes the whole group's result, in increasing linear id order,
+ * starting from the operator's identity, while the others wait at the
+ * second barrier: scans in place (work-item i then reads slot i, which
+ * only i writes), group-wide results into slot n (nobody writes it again
+ * before every work-item has passed the next collective's first
+ * barrier, i.e. read this one's). The highest id used to compute before
+ * the first barrier, as the last to arrive; but work-items parked at a
+ * sub-group operation it skipped (scheduler/fiber_group.c) arrive after
+ * it, and their values were missed. Region mode calls these for the
+ * last work-item only, with barriers that return at once. */
 static inline void wait_group(skein_group *g) {
   __atomic_signal_fence(__ATOMIC_SEQ_CST);
   g->launch->hooks->barrier(g);
@@ -37,6 +42,7 @@ static inline void wait_group(skein_group *g) {
     slot *s = (slot *)g->collective;                                        \
     uint64_t n = group_size(g), id = linear_id(g);                          \
     s[id].c = x;                                                            \
+    wait_group(g);                                                          \
     if (id == n - 1)                                                        \
       compute(s, n);                                                        \
     wait_group(g);                                                          \
@@ -98,6 +104,7 @@ static inline uint64_t clamp_id(uint64_t v, uint64_t size) {
     slot *s = (slot *)g->collective;                                        \
     uint64_t n = group_size(g), id = linear_id(g);                          \
     s[id].c = a;                                                            \
+    wait_group(g);                                                          \
     if (id == n - 1) {                                                      \
       x = clamp_id(x, g->local_size[0]);                                    \
       y = clamp_id(y, g->local_size[1]);                                    \

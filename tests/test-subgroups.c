@@ -564,6 +564,18 @@ static const char sync_src[] =
     "  }\n"
     "  out[g] = r + x;\n"
     "}\n"
+    /* A work-group collective right after sub-groups diverged around a
+     * non-uniform one that the group's last work-item skips: fiber mode
+     * must not compute the group's sum before the parked lanes have
+     * deposited theirs. */
+    "kernel void diverged_then_group(global const int *in,\n"
+    "                                global int *out, local int *l) {\n"
+    "  size_t g = get_global_linear_id();\n"
+    "  int x = in[g];\n"
+    "  if (get_sub_group_local_id() + 1 != get_sub_group_size())\n"
+    "    x += sub_group_non_uniform_reduce_add(x);\n"
+    "  out[g] = work_group_reduce_add(x);\n"
+    "}\n"
     "kernel void rule_breaker(global int *out) {\n"
     "  uint sl = get_sub_group_local_id();\n"
     "  if (sl % 3 == 1) return;\n"
@@ -753,6 +765,29 @@ static void test_sync(cl_program prog, const shape *s) {
       fprintf(stderr, "exchanged global %zu,%zu,%zu item %zu: %d, want %d\n",
               s->global[0], s->global[1], s->global[2], i, out[i],
               r + xs[me]);
+      test_failures++;
+      bad++;
+    }
+  }
+
+  run_sync(prog, "diverged_then_group", s, in, out, lbytes);
+  for (size_t i = 0; i < n && bad < 5; i++) {
+    /* Every member of i's group, sub-group by sub-group. */
+    size_t gfirst = m.pos[i] - m.places[i].lid, want = 0;
+    for (size_t f = 0; f < m.places[i].group_n; f += sg_size) {
+      size_t count = m.places[i].group_n - f < sg_size
+                         ? m.places[i].group_n - f : sg_size;
+      int active = 0;   /* all lanes but the sub-group's last */
+      for (size_t j = 0; j + 1 < count; j++)
+        active += in[m.order[gfirst + f + j]];
+      for (size_t j = 0; j < count; j++)
+        want += (size_t)(in[m.order[gfirst + f + j]] +
+                         (j + 1 < count ? active : 0));
+    }
+    if (out[i] != (int)want) {
+      fprintf(stderr, "diverged_then_group global %zu,%zu,%zu item %zu: "
+              "%d, want %d\n", s->global[0], s->global[1], s->global[2], i,
+              out[i], (int)want);
       test_failures++;
       bad++;
     }
