@@ -144,18 +144,6 @@ SG_OP sg_first(void *const *mm, unsigned n) {
 
 /* The types, by mangled code: every scalar, the integers, and (for the
  * logical operators) int only. */
-#define SG_SCALARS(X, ...)                                                  \
-  X(c, int8_t, __VA_ARGS__)                                                 \
-  X(h, uint8_t, __VA_ARGS__)                                                \
-  X(s, int16_t, __VA_ARGS__)                                                \
-  X(t, uint16_t, __VA_ARGS__)                                               \
-  X(i, int32_t, __VA_ARGS__)                                                \
-  X(j, uint32_t, __VA_ARGS__)                                               \
-  X(l, int64_t, __VA_ARGS__)                                                \
-  X(m, uint64_t, __VA_ARGS__)                                               \
-  X(f, float, __VA_ARGS__)                                                  \
-  X(d, double, __VA_ARGS__)                                                 \
-  X(Dh, _Float16, __VA_ARGS__)
 #define SG_INTEGERS(X, ...)                                                 \
   X(c, int8_t, __VA_ARGS__)                                                 \
   X(h, uint8_t, __VA_ARGS__)                                                \
@@ -165,6 +153,11 @@ SG_OP sg_first(void *const *mm, unsigned n) {
   X(j, uint32_t, __VA_ARGS__)                                               \
   X(l, int64_t, __VA_ARGS__)                                                \
   X(m, uint64_t, __VA_ARGS__)
+#define SG_SCALARS(X, ...)                                                  \
+  SG_INTEGERS(X, __VA_ARGS__)                                               \
+  X(f, float, __VA_ARGS__)                                                  \
+  X(d, double, __VA_ARGS__)                                                 \
+  X(Dh, _Float16, __VA_ARGS__)
 
 /* An entry T name(g, T x [, uint32_t a]) that parks with operation opfn
  * after set (a statement over m, x and a) has said what to read. */
