@@ -103,6 +103,16 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
   // Sub-group collectives (builtins/subgroups.c): their own region too,
   // in which every work-item calls the library, the last of each
   // sub-group computing its sub-group's results.
+  // Non-uniform reductions, scans, all and any: region mode runs them
+  // only where every work-item reaches them (syncs_uniform), so they are
+  // the uniform ones (parse_group_step).
+  if (name.contains("sub_group_non_uniform_")) {
+    GroupStep step;
+    if (!parse_group_step(call, name, true, &step))
+      return false;
+    s->collective = s->sub_group = s->group_step = true;
+    return true;
+  }
   static const char *const sub_kinds[] = {
       "sub_group_reduce_", "sub_group_scan_", "sub_group_all",
       "sub_group_any", "sub_group_broadcast"};

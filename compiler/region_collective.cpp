@@ -13,11 +13,14 @@
 // operations (a butterfly for a reduction, a Hillis-Steele ladder for a
 // scan) and one store. What that does not cover (the shorter last
 // sub-group of a group, a launch whose sub-group size differs from the
-// compile-time one) calls the library's collective for the sub-group's
-// last work-item (builtins/subgroups.c, collectives.c), as the
-// work-group step always does: the library deposits the same value again,
-// computes every member's result and goes on through the launch copy's
-// barrier hook that does nothing (region_driver.cpp).
+// compile-time one, as with intel_reqd_sub_group_size) is computed in
+// lane order from the identity, as the library does. A work-group step
+// calls the library's collective as the group's last work-item
+// (builtins/collectives.c): it deposits the same value again, computes
+// every member's result and goes on through the launch copy's barrier
+// hook that does nothing (region_driver.cpp). The non-uniform
+// reductions, scans, all and any are the uniform ones here: region mode
+// takes them only where every work-item reaches them.
 //
 // Floating-point reductions and scans combine in another order than the
 // library's left fold (the spec does not fix the order); the identity is
@@ -49,6 +52,10 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
   s.type = call->getType();
   s.sub_group = sub_group;
   s.op = GroupStep::ADD;
+  // Region mode takes a call only where every work-item of the group
+  // reaches it: the active set of a non-uniform one is then the whole
+  // sub-group, and it is the uniform function.
+  s.non_uniform = sub_group && rest.consume_front("non_uniform_");
   if (rest.consume_front("reduce_"))
     s.kind = GroupStep::REDUCE;
   else if (rest.consume_front("scan_inclusive_"))
@@ -61,7 +68,10 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
     s.kind = GroupStep::ANY, s.op = GroupStep::OR;
   else
     return false;
-  if (s.kind != GroupStep::ALL && s.kind != GroupStep::ANY) {
+  if (s.kind == GroupStep::ALL || s.kind == GroupStep::ANY) {
+    if (rest != "i")   // not all_equal
+      return false;
+  } else {
     if (rest.consume_front("add"))
       s.op = GroupStep::ADD;
     else if (rest.consume_front("min"))
@@ -69,9 +79,11 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
     else if (rest.consume_front("max"))
       s.op = GroupStep::MAX;
     else
+      return false;   // mul, and, or, xor, logical_*: the library's
+    // The argument type: i, l signed; j, m unsigned; f, d.
+    if (rest.size() != 1 || !StringRef("ijlmfd").contains(rest))
       return false;
   }
-  // The rest is the mangled argument type: i, l signed; j, m unsigned.
   s.is_signed = rest == "i" || rest == "l";
   *out = s;
   return true;
@@ -228,6 +240,41 @@ static void emit_for(IRBuilder<> &b, Value *from, Value *to, Value *step,
   b.SetInsertPoint(exit);
 }
 
+// One sub-group of lanes [first, end) of sub_slots in lane order from
+// the identity, as the library computes it: the part the registers do
+// not cover. Not the library itself: a non-uniform function's would park
+// (fiber mode's hook, which region mode has not).
+static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
+                               Value *sub_slots, Value *first, Value *end) {
+  Function *f = b.GetInsertBlock()->getParent();
+  IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
+  AllocaInst *acc = eb.CreateAlloca(s.type, nullptr, "step.acc");
+  b.CreateStore(identity(s), acc);
+  bool predicate = s.kind == GroupStep::ALL || s.kind == GroupStep::ANY;
+  bool scan = s.kind == GroupStep::SCAN_INCLUSIVE ||
+              s.kind == GroupStep::SCAN_EXCLUSIVE;
+  emit_for(b, first, end, b.getInt64(1), [&](Value *k) {
+    Value *at = b.CreateInBoundsGEP(b.getInt64Ty(), sub_slots, k);
+    Value *x = from_slot(b, b.CreateLoad(b.getInt64Ty(), at), s.type);
+    if (predicate)
+      x = b.CreateZExt(b.CreateICmpNE(x, Constant::getNullValue(s.type)),
+                       s.type);
+    Value *before = b.CreateLoad(s.type, acc);
+    Value *after = apply(b, s, before, x);
+    b.CreateStore(after, acc);
+    if (scan)
+      b.CreateStore(to_slot(b, s.kind == GroupStep::SCAN_INCLUSIVE ? after
+                                                                   : before),
+                    at);
+  });
+  if (scan)
+    return;
+  Value *total = to_slot(b, b.CreateLoad(s.type, acc));
+  emit_for(b, first, end, b.getInt64(1), [&](Value *k) {
+    b.CreateStore(total, b.CreateInBoundsGEP(b.getInt64Ty(), sub_slots, k));
+  });
+}
+
 void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
                      Value *group, Value *ls[3], Value *n) {
   Value *slots = b.CreateLoad(
@@ -262,13 +309,11 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
     v = sub_group_in_registers(b, s, v, lanes);
     b.CreateAlignedStore(to_slot(b, v), at, Align(8));
   });
-  // The rest, one sub-group at a time, by the library as its last member.
+  // The rest, one sub-group at a time, in lane order.
   emit_for(b, in_registers, n, size, [&](Value *first) {
     Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin,
                                          b.CreateAdd(first, size), n);
-    Value *last = b.CreateSub(end, one);
-    call_library_as(b, c, s, group, ls, slots,
-                    b.CreateAdd(b.CreateAdd(n, one), last), last);
+    sub_group_in_order(b, s, sub_slots, first, end);
   });
 }
 

@@ -45,6 +45,7 @@ struct GroupStep {
                        // do not cover
   Type *type;          // of the value (and the result)
   bool sub_group, is_signed;
+  bool non_uniform;    // sub_group_non_uniform_*: the same when all reach
   enum Kind { REDUCE, SCAN_INCLUSIVE, SCAN_EXCLUSIVE, ALL, ANY } kind;
   enum Op { ADD, MIN, MAX, AND, OR } op;
 };

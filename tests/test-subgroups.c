@@ -576,6 +576,16 @@ static const char sync_src[] =
     "    x += sub_group_non_uniform_reduce_add(x);\n"
     "  out[g] = work_group_reduce_add(x);\n"
     "}\n"
+    /* Non-uniform functions that every work-item reaches: region mode
+     * computes them as the uniform ones. */
+    "kernel void non_uniform_all_reach(global const int *in,\n"
+    "                                  global int *out, local int *l) {\n"
+    "  size_t g = get_global_linear_id();\n"
+    "  int x = in[g];\n"
+    "  out[g] = sub_group_non_uniform_reduce_add(x)\n"
+    "           + 3 * sub_group_non_uniform_scan_inclusive_min(x)\n"
+    "           + sub_group_non_uniform_any(x == 5);\n"
+    "}\n"
     "kernel void rule_breaker(global int *out) {\n"
     "  uint sl = get_sub_group_local_id();\n"
     "  if (sl % 3 == 1) return;\n"
@@ -793,6 +803,28 @@ static void test_sync(cl_program prog, const shape *s) {
     }
   }
 
+  run_sync(prog, "non_uniform_all_reach", s, in, out, lbytes);
+  for (size_t i = 0; i < n && bad < 5; i++) {
+    size_t first, count;
+    sub_group_of(&m, i, &first, &count);
+    size_t me = m.pos[i] - first;
+    int sum = 0, low = INT32_MAX, five = 0;
+    for (size_t j = 0; j < count; j++) {
+      int x = in[m.order[first + j]];
+      sum += x;
+      five |= x == 5;
+      if (j <= me && x < low)
+        low = x;
+    }
+    if (out[i] != sum + 3 * low + five) {
+      fprintf(stderr, "non_uniform_all_reach global %zu,%zu,%zu item %zu: "
+              "%d, want %d\n", s->global[0], s->global[1], s->global[2], i,
+              out[i], sum + 3 * low + five);
+      test_failures++;
+      bad++;
+    }
+  }
+
   /* Undefined results; finishing (no hang, no crash) is the test. */
   run_sync(prog, "rule_breaker", s, NULL, out, 0);
   map_free(&m);
@@ -816,7 +848,8 @@ static void test_modes(const char *all_src) {
   unsetenv("SKEIN_DUMP");
   static const char *const region[] = {"queries", "coll_int", "coll_double",
                                        "coll_ulong", "neighbours", "mixed",
-                                       "looped", "exchanged"};
+                                       "looped", "exchanged",
+                                       "non_uniform_all_reach"};
   static const char *const fiber[] = {"diverge", "rule_breaker", "coll_half"};
   if (!strstr(modes, "kernel plain_queries: loop mode")) {
     fprintf(stderr, "plain_queries not in loop mode:\n%s", modes);
