@@ -156,11 +156,11 @@ static void test_same_results(void) {
   cl_program from_c = test_build(&env, src, "-cl-std=CL3.0");
   cl_program from_spirv = from_il(il, il_size);
   build_or_die(from_spirv, "");
-  cl_uint n_c = 0, n_il = 0;
-  clGetProgramInfo(from_c, CL_PROGRAM_NUM_KERNELS, sizeof(size_t), &n_c,
-                   NULL);
-  clGetProgramInfo(from_spirv, CL_PROGRAM_NUM_KERNELS, sizeof(size_t), &n_il,
-                   NULL);
+  size_t n_c = 0, n_il = 0;   /* CL_PROGRAM_NUM_KERNELS is a size_t */
+  REQUIRE_OK(clGetProgramInfo(from_c, CL_PROGRAM_NUM_KERNELS, sizeof n_c,
+                              &n_c, NULL));
+  REQUIRE_OK(clGetProgramInfo(from_spirv, CL_PROGRAM_NUM_KERNELS,
+                              sizeof n_il, &n_il, NULL));
   CHECK_EQ(n_il, n_c);
   uint32_t in[256];
   test_seed(16);
