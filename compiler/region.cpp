@@ -100,31 +100,21 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
     return (t->isIntegerTy() && t->getIntegerBitWidth() <= 64) ||
            t->isFloatTy() || t->isDoubleTy();
   }
-  // Sub-group collectives (builtins/subgroups.c): their own region too,
-  // in which every work-item calls the library, the last of each
-  // sub-group computing its sub-group's results.
-  // Non-uniform reductions, scans, all and any: region mode runs them
-  // only where every work-item reaches them (syncs_uniform), so they are
-  // the uniform ones (parse_group_step).
-  if (name.contains("sub_group_non_uniform_")) {
-    GroupStep step;
-    if (!parse_group_step(call, name, true, &step))
-      return false;
-    s->collective = s->sub_group = s->group_step = true;
-    return true;
-  }
+  // Sub-group reductions, scans, all and any, non-uniform ones included
+  // (region mode runs them only where every work-item reaches them,
+  // syncs_uniform, so they are the uniform ones): group steps
+  // (region_collective.cpp). Other sub-group functions, and these of
+  // types the steps do not take, make region mode decline.
   static const char *const sub_kinds[] = {
-      "sub_group_reduce_", "sub_group_scan_", "sub_group_all",
-      "sub_group_any", "sub_group_broadcast"};
+      "sub_group_non_uniform_", "sub_group_reduce_", "sub_group_scan_",
+      "sub_group_all", "sub_group_any"};
   for (const char *k : sub_kinds)
     if (name.contains(k)) {
-      s->collective = true;
-      s->sub_group = true;
-      Type *t = call->getType();
-      GroupStep unused;
-      s->group_step = parse_group_step(call, name, true, &unused);
-      return t->isIntegerTy(32) || t->isIntegerTy(64) || t->isFloatTy() ||
-             t->isDoubleTy();
+      GroupStep step;
+      if (!parse_group_step(call, name, true, &step))
+        return false;
+      s->collective = s->sub_group = s->group_step = true;
+      return true;
     }
   static const char *const kinds[] = {"work_group_reduce_",
                                       "work_group_scan_", "work_group_all",
@@ -288,29 +278,23 @@ static bool syncs_uniform(Cutter &c) {
   return true;
 }
 
-// The region of a collective in region mode: each work-item deposits
-// its value in its slot (slot lid for a work-group collective, n + 1 +
-// lid for a sub-group one: skein_group.collective), the work-items for
-// which last holds call the library's collective with their ids in the
-// group (it deposits again, computes and, through its barrier hook that
-// does nothing, goes on), and after the cut each work-item reads its
-// result: slot n for a group-wide one, else its own slot.
+// The region of a work-group collective that is not a group step
+// (work_group_broadcast): each work-item deposits its value in its slot
+// (slot lid of skein_group.collective), the last work-item calls the
+// library's collective with its ids in the group (it deposits again,
+// computes and, through its barrier hook that does nothing, goes on),
+// and after the cut each work-item reads the result from slot n.
 static void deposit_call_read(Cutter &c, Sync &s, BasicBlock *after,
                               Value *last) {
   Function *F = c.F;
   Value *g = F->getArg(RP_GROUP);
   CallInst *call = s.call;
-  auto own_slot = [&](IRBuilder<> &b) {
-    Value *lid = F->getArg(RP_LID);
-    return s.sub_group
-               ? b.CreateAdd(b.CreateAdd(F->getArg(RP_N), b.getInt64(1)), lid)
-               : lid;
-  };
   IRBuilder<> b(call);
   Value *slots_here = b.CreateLoad(
       b.getPtrTy(), group_field(b, c.group_ty, g, G_COLLECTIVE));
   b.CreateStore(call->getArgOperand(1),
-                b.CreateInBoundsGEP(b.getInt64Ty(), slots_here, own_slot(b)));
+                b.CreateInBoundsGEP(b.getInt64Ty(), slots_here,
+                                    F->getArg(RP_LID)));
   Instruction *then = SplitBlockAndInsertIfThen(last, call, false);
   call->moveBefore(then);
   b.SetInsertPoint(call);
@@ -323,45 +307,15 @@ static void deposit_call_read(Cutter &c, Sync &s, BasicBlock *after,
   Value *slots = b.CreateLoad(b.getPtrTy(),
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
-  Value *idx = s.group_wide ? F->getArg(RP_N) : own_slot(b);
+  Value *idx = s.group_wide ? F->getArg(RP_N) : F->getArg(RP_LID);
   auto *r = b.CreateLoad(call->getType(),
                          b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx),
-                         s.sub_group ? "sub_group_result" : "collective");
+                         "collective");
   call->replaceAllUsesWith(r);
   if (s.group_wide)
     c.uniform_loads.insert(r);
 }
 
-// A sub-group collective's own region: every work-item deposits its
-// value in its sub-group slot, n + 1 + lid; the last of each sub-group
-// (lid + 1 a multiple of the sub-group size, or the group's last) then
-// calls the library's function with its ids in the group, which deposits
-// again and computes the sub-group's results into the members' slots
-// (its sub-group barrier hook does nothing). The loop runs in linear id
-// order, so each sub-group's last member comes after the others. After
-// the cut each work-item reads its result from its slot.
-static void split_sub_group(Cutter &c, Sync &s, BasicBlock *after) {
-  Function *F = c.F;
-  Value *g = F->getArg(RP_GROUP);
-  Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-  IRBuilder<> b(s.call);
-  Value *launch = b.CreateLoad(b.getPtrTy(),
-                               group_field(b, c.group_ty, g, G_LAUNCH));
-  Value *size = b.CreateZExt(
-      b.CreateLoad(b.getInt32Ty(),
-                   b.CreateStructGEP(c.launch_ty, launch, L_SUB_GROUP_SIZE)),
-      b.getInt64Ty());
-  // The size is a power of two (cc_sub_group_size): a mask, not a
-  // division, per work-item.
-  Value *mask = b.CreateSub(
-      b.CreateBinaryIntrinsic(Intrinsic::umax, size, b.getInt64(1)),
-      b.getInt64(1));
-  Value *next = b.CreateAdd(lid, b.getInt64(1));
-  Value *last = b.CreateOr(
-      b.CreateICmpEQ(b.CreateAnd(next, mask), b.getInt64(0)),
-      b.CreateICmpEQ(next, n));
-  deposit_call_read(c, s, after, last);
-}
 
 // A reduction, scan, all or any (region_collective.cpp): each work-item
 // deposits its value as a whole slot where it calls the collective, at
@@ -449,10 +403,6 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
       continue;
     }
     c.collective_starts.insert(own);
-    if (s.sub_group) {
-      split_sub_group(c, s, after);
-      continue;
-    }
     // Every work-item deposits its value; the last one calls the
     // library's collective once for the group.
     IRBuilder<> b(call);

@@ -68,21 +68,37 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
     s.kind = GroupStep::ANY, s.op = GroupStep::OR;
   else
     return false;
-  if (s.kind == GroupStep::ALL || s.kind == GroupStep::ANY) {
-    if (rest != "i")   // not all_equal
-      return false;
-  } else {
+  s.logical = s.kind == GroupStep::ALL || s.kind == GroupStep::ANY;
+  if (!s.logical) {
+    // The operators of OpenCL C and cl_khr_work_group_uniform_arithmetic
+    // / cl_khr_subgroup_non_uniform_arithmetic.
+    s.logical = rest.consume_front("logical_");
     if (rest.consume_front("add"))
       s.op = GroupStep::ADD;
+    else if (rest.consume_front("mul"))
+      s.op = GroupStep::MUL;
     else if (rest.consume_front("min"))
       s.op = GroupStep::MIN;
     else if (rest.consume_front("max"))
       s.op = GroupStep::MAX;
+    else if (rest.consume_front("and"))
+      s.op = GroupStep::AND;
+    else if (rest.consume_front("or"))
+      s.op = GroupStep::OR;
+    else if (rest.consume_front("xor"))
+      s.op = GroupStep::XOR;
     else
-      return false;   // mul, and, or, xor, logical_*: the library's
-    // The argument type: i, l signed; j, m unsigned; f, d.
-    if (rest.size() != 1 || !StringRef("ijlmfd").contains(rest))
       return false;
+    bool bitwise = s.op == GroupStep::AND || s.op == GroupStep::OR ||
+                   s.op == GroupStep::XOR;
+    if (s.logical && (!bitwise || rest != "i"))
+      return false;   // logical_ names and/or/xor of int only
+    // The argument type: i, l signed; j, m unsigned; f, d.
+    StringRef types = bitwise ? "ijlm" : "ijlmfd";
+    if (rest.size() != 1 || !types.contains(rest))
+      return false;
+  } else if (rest != "i") {
+    return false;   // all_equal
   }
   s.is_signed = rest == "i" || rest == "l";
   *out = s;
@@ -119,6 +135,8 @@ static Value *apply(IRBuilder<> &b, const GroupStep &s, Value *x, Value *y) {
   switch (s.op) {
   case GroupStep::ADD:
     return fp ? b.CreateFAdd(x, y) : b.CreateAdd(x, y);
+  case GroupStep::MUL:
+    return fp ? b.CreateFMul(x, y) : b.CreateMul(x, y);
   case GroupStep::MIN:
     return b.CreateBinaryIntrinsic(fp ? Intrinsic::minnum
                                    : s.is_signed ? Intrinsic::smin
@@ -133,6 +151,8 @@ static Value *apply(IRBuilder<> &b, const GroupStep &s, Value *x, Value *y) {
     return b.CreateAnd(x, y);
   case GroupStep::OR:
     return b.CreateOr(x, y);
+  case GroupStep::XOR:
+    return b.CreateXor(x, y);
   }
   return x;
 }
@@ -142,16 +162,19 @@ static Constant *identity(const GroupStep &s) {
   Type *t = s.type;
   unsigned bits = t->getScalarSizeInBits();
   if (t->isFloatingPointTy()) {
-    if (s.op == GroupStep::ADD)
-      return ConstantFP::get(t, 0.0);
+    if (s.op == GroupStep::ADD || s.op == GroupStep::MUL)
+      return ConstantFP::get(t, s.op == GroupStep::MUL ? 1.0 : 0.0);
     return ConstantFP::getInfinity(t, s.op == GroupStep::MAX);
   }
   switch (s.op) {
   case GroupStep::ADD:
   case GroupStep::OR:
+  case GroupStep::XOR:
     return ConstantInt::get(t, 0);
-  case GroupStep::AND:
-    return ConstantInt::get(t, 1);   // all: predicates are 0 or 1 here
+  case GroupStep::MUL:
+    return ConstantInt::get(t, 1);
+  case GroupStep::AND:   // predicates are 0 or 1 here
+    return s.logical ? ConstantInt::get(t, 1) : Constant::getAllOnesValue(t);
   case GroupStep::MIN:
     return ConstantInt::get(t, s.is_signed ? APInt::getSignedMaxValue(bits)
                                            : APInt::getMaxValue(bits));
@@ -166,7 +189,7 @@ static Constant *identity(const GroupStep &s) {
 // deposited values; returns every member's result.
 static Value *sub_group_in_registers(IRBuilder<> &b, const GroupStep &s,
                                      Value *v, unsigned lanes) {
-  if (s.kind == GroupStep::ALL || s.kind == GroupStep::ANY)
+  if (s.logical)
     v = b.CreateZExt(b.CreateICmpNE(v, Constant::getNullValue(v->getType())),
                      v->getType());
   Value *id = ConstantVector::getSplat(ElementCount::getFixed(lanes),
@@ -250,7 +273,7 @@ static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
   IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
   AllocaInst *acc = eb.CreateAlloca(s.type, nullptr, "step.acc");
   b.CreateStore(identity(s), acc);
-  bool predicate = s.kind == GroupStep::ALL || s.kind == GroupStep::ANY;
+  bool predicate = s.logical;
   bool scan = s.kind == GroupStep::SCAN_INCLUSIVE ||
               s.kind == GroupStep::SCAN_EXCLUSIVE;
   emit_for(b, first, end, b.getInt64(1), [&](Value *k) {

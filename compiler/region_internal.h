@@ -46,8 +46,9 @@ struct GroupStep {
   Type *type;          // of the value (and the result)
   bool sub_group, is_signed;
   bool non_uniform;    // sub_group_non_uniform_*: the same when all reach
+  bool logical;        // operands are predicates (all, any, logical_*)
   enum Kind { REDUCE, SCAN_INCLUSIVE, SCAN_EXCLUSIVE, ALL, ANY } kind;
-  enum Op { ADD, MIN, MAX, AND, OR } op;
+  enum Op { ADD, MUL, MIN, MAX, AND, OR, XOR } op;
 };
 
 // One region: its start block, the blocks reachable from it without

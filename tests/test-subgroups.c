@@ -584,7 +584,10 @@ static const char sync_src[] =
     "  int x = in[g];\n"
     "  out[g] = sub_group_non_uniform_reduce_add(x)\n"
     "           + 3 * sub_group_non_uniform_scan_inclusive_min(x)\n"
-    "           + sub_group_non_uniform_any(x == 5);\n"
+    "           + sub_group_non_uniform_any(x == 5)\n"
+    "           + 7 * sub_group_non_uniform_reduce_xor(x)\n"
+    "           + 11 * sub_group_non_uniform_scan_exclusive_logical_and(\n"
+    "                      x != 2);\n"
     "}\n"
     "kernel void rule_breaker(global int *out) {\n"
     "  uint sl = get_sub_group_local_id();\n"
@@ -808,18 +811,22 @@ static void test_sync(cl_program prog, const shape *s) {
     size_t first, count;
     sub_group_of(&m, i, &first, &count);
     size_t me = m.pos[i] - first;
-    int sum = 0, low = INT32_MAX, five = 0;
+    int sum = 0, low = INT32_MAX, five = 0, bits = 0, none_before = 1;
     for (size_t j = 0; j < count; j++) {
       int x = in[m.order[first + j]];
       sum += x;
       five |= x == 5;
+      bits ^= x;
       if (j <= me && x < low)
         low = x;
+      if (j < me)
+        none_before &= x != 2;
     }
-    if (out[i] != sum + 3 * low + five) {
+    int want = sum + 3 * low + five + 7 * bits + 11 * none_before;
+    if (out[i] != want) {
       fprintf(stderr, "non_uniform_all_reach global %zu,%zu,%zu item %zu: "
               "%d, want %d\n", s->global[0], s->global[1], s->global[2], i,
-              out[i], sum + 3 * low + five);
+              out[i], want);
       test_failures++;
       bad++;
     }
