@@ -106,8 +106,9 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
   // (region_collective.cpp). Other sub-group functions, and these of
   // types the steps do not take, make region mode decline.
   static const char *const sub_kinds[] = {
-      "sub_group_non_uniform_", "sub_group_reduce_", "sub_group_scan_",
-      "sub_group_all", "sub_group_any"};
+      "sub_group_non_uniform_", "sub_group_clustered_reduce_",
+      "sub_group_reduce_", "sub_group_scan_", "sub_group_all",
+      "sub_group_any"};
   for (const char *k : sub_kinds)
     if (name.contains(k)) {
       GroupStep step;

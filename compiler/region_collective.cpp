@@ -56,7 +56,19 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
   // reaches it: the active set of a non-uniform one is then the whole
   // sub-group, and it is the uniform function.
   s.non_uniform = sub_group && rest.consume_front("non_uniform_");
-  if (rest.consume_front("reduce_"))
+  s.cluster = 0;
+  if (sub_group && rest.consume_front("clustered_reduce_")) {
+    // sub_group_clustered_reduce_<op>(x, clustersize): the size is a
+    // compile-time power of two (the extension says so), at most the
+    // compile-time width here; the mangling ends in its j.
+    auto *size = dyn_cast<ConstantInt>(call->getArgOperand(2));
+    if (!size || !rest.consume_back("j") || size->getZExtValue() == 0 ||
+        size->getZExtValue() > cc_sub_group_size() ||
+        !isPowerOf2_64(size->getZExtValue()))
+      return false;
+    s.kind = GroupStep::REDUCE;
+    s.cluster = (unsigned)size->getZExtValue();
+  } else if (rest.consume_front("reduce_"))
     s.kind = GroupStep::REDUCE;
   else if (rest.consume_front("scan_inclusive_"))
     s.kind = GroupStep::SCAN_INCLUSIVE;
@@ -201,7 +213,8 @@ static Value *sub_group_in_registers(IRBuilder<> &b, const GroupStep &s,
       s.kind != GroupStep::SCAN_EXCLUSIVE) {
     // Butterfly: after the step of distance d every lane holds the
     // combination of its aligned block of 2d lanes, the same in each.
-    for (unsigned d = lanes / 2; d >= 1; d /= 2) {
+    // A cluster's butterfly stays within its aligned block of lanes.
+    for (unsigned d = (s.cluster ? s.cluster : lanes) / 2; d >= 1; d /= 2) {
       for (unsigned i = 0; i < lanes; i++)
         mask[i] = (int)(i ^ d);
       v = apply(b, s, v, b.CreateShuffleVector(v, v, mask));
@@ -336,7 +349,17 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
   emit_for(b, in_registers, n, size, [&](Value *first) {
     Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin,
                                          b.CreateAdd(first, size), n);
-    sub_group_in_order(b, s, sub_slots, first, end);
+    if (!s.cluster) {
+      sub_group_in_order(b, s, sub_slots, first, end);
+      return;
+    }
+    Value *cluster = b.getInt64(s.cluster);
+    emit_for(b, first, end, cluster, [&](Value *from) {
+      sub_group_in_order(
+          b, s, sub_slots, from,
+          b.CreateBinaryIntrinsic(Intrinsic::umin,
+                                  b.CreateAdd(from, cluster), end));
+    });
   });
 }
 

@@ -47,6 +47,7 @@ struct GroupStep {
   bool sub_group, is_signed;
   bool non_uniform;    // sub_group_non_uniform_*: the same when all reach
   bool logical;        // operands are predicates (all, any, logical_*)
+  unsigned cluster;    // clustered_reduce's cluster size, else 0
   enum Kind { REDUCE, SCAN_INCLUSIVE, SCAN_EXCLUSIVE, ALL, ANY } kind;
   enum Op { ADD, MUL, MIN, MAX, AND, OR, XOR } op;
 };

@@ -587,7 +587,8 @@ static const char sync_src[] =
     "           + sub_group_non_uniform_any(x == 5)\n"
     "           + 7 * sub_group_non_uniform_reduce_xor(x)\n"
     "           + 11 * sub_group_non_uniform_scan_exclusive_logical_and(\n"
-    "                      x != 2);\n"
+    "                      x != 2)\n"
+    "           + 13 * sub_group_clustered_reduce_max(x, 4u);\n"
     "}\n"
     "kernel void rule_breaker(global int *out) {\n"
     "  uint sl = get_sub_group_local_id();\n"
@@ -812,6 +813,7 @@ static void test_sync(cl_program prog, const shape *s) {
     sub_group_of(&m, i, &first, &count);
     size_t me = m.pos[i] - first;
     int sum = 0, low = INT32_MAX, five = 0, bits = 0, none_before = 1;
+    int cluster_max = INT32_MIN;   /* over me's aligned cluster of 4 */
     for (size_t j = 0; j < count; j++) {
       int x = in[m.order[first + j]];
       sum += x;
@@ -821,8 +823,11 @@ static void test_sync(cl_program prog, const shape *s) {
         low = x;
       if (j < me)
         none_before &= x != 2;
+      if (j / 4 == me / 4 && x > cluster_max)
+        cluster_max = x;
     }
-    int want = sum + 3 * low + five + 7 * bits + 11 * none_before;
+    int want = sum + 3 * low + five + 7 * bits + 11 * none_before +
+               13 * cluster_max;
     if (out[i] != want) {
       fprintf(stderr, "non_uniform_all_reach global %zu,%zu,%zu item %zu: "
               "%d, want %d\n", s->global[0], s->global[1], s->global[2], i,
