@@ -105,14 +105,15 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
                    s.op == GroupStep::XOR;
     if (s.logical && (!bitwise || rest != "i"))
       return false;   // logical_ names and/or/xor of int only
-    // The argument type: i, l signed; j, m unsigned; f, d.
-    StringRef types = bitwise ? "ijlm" : "ijlmfd";
+    // The argument type: c, s, i, l signed; h, t, j, m unsigned (char
+    // and short: cl_khr_subgroup_extended_types); f, d.
+    StringRef types = bitwise ? "chstijlm" : "chstijlmfd";
     if (rest.size() != 1 || !types.contains(rest))
       return false;
   } else if (rest != "i") {
     return false;   // all_equal
   }
-  s.is_signed = rest == "i" || rest == "l";
+  s.is_signed = rest == "c" || rest == "s" || rest == "i" || rest == "l";
   *out = s;
   return true;
 }

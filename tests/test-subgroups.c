@@ -588,7 +588,9 @@ static const char sync_src[] =
     "           + 7 * sub_group_non_uniform_reduce_xor(x)\n"
     "           + 11 * sub_group_non_uniform_scan_exclusive_logical_and(\n"
     "                      x != 2)\n"
-    "           + 13 * sub_group_clustered_reduce_max(x, 4u);\n"
+    "           + 13 * sub_group_clustered_reduce_max(x, 4u)\n"
+    "           + 17 * sub_group_reduce_add((char)(x * 37))\n"
+    "           + 19 * sub_group_scan_inclusive_min((ushort)(x * 999));\n"
     "}\n"
     "kernel void rule_breaker(global int *out) {\n"
     "  uint sl = get_sub_group_local_id();\n"
@@ -814,6 +816,7 @@ static void test_sync(cl_program prog, const shape *s) {
     size_t me = m.pos[i] - first;
     int sum = 0, low = INT32_MAX, five = 0, bits = 0, none_before = 1;
     int cluster_max = INT32_MIN;   /* over me's aligned cluster of 4 */
+    int chars = 0, ushort_min = 0xffff;   /* char sum wraps at 8 bits */
     for (size_t j = 0; j < count; j++) {
       int x = in[m.order[first + j]];
       sum += x;
@@ -825,9 +828,12 @@ static void test_sync(cl_program prog, const shape *s) {
         none_before &= x != 2;
       if (j / 4 == me / 4 && x > cluster_max)
         cluster_max = x;
+      chars += (signed char)(x * 37);
+      if (j <= me && (unsigned short)(x * 999) < ushort_min)
+        ushort_min = (unsigned short)(x * 999);
     }
     int want = sum + 3 * low + five + 7 * bits + 11 * none_before +
-               13 * cluster_max;
+               13 * cluster_max + 17 * (signed char)chars + 19 * ushort_min;
     if (out[i] != want) {
       fprintf(stderr, "non_uniform_all_reach global %zu,%zu,%zu item %zu: "
               "%d, want %d\n", s->global[0], s->global[1], s->global[2], i,
