@@ -111,8 +111,7 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
       "sub_group_any"};
   for (const char *k : sub_kinds)
     if (name.contains(k)) {
-      GroupStep step;
-      if (!parse_group_step(call, name, true, &step))
+      if (!parse_group_step(call, name, true, &s->step))
         return false;
       s->collective = s->sub_group = s->group_step = true;
       return true;
@@ -125,8 +124,7 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
     if (name.contains(k)) {
       s->collective = true;
       s->group_wide = strcmp(k, "work_group_scan_") != 0;
-      GroupStep unused;
-      s->group_step = parse_group_step(call, name, false, &unused);
+      s->group_step = parse_group_step(call, name, false, &s->step);
       Type *t = call->getType();
       return t->isIntegerTy(32) || t->isIntegerTy(64) || t->isFloatTy() ||
              t->isDoubleTy();
@@ -329,10 +327,7 @@ static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
   Function *F = c.F;
   Value *g = F->getArg(RP_GROUP);
   CallInst *call = s.call;
-  GroupStep step;
-  parse_group_step(call, call->getCalledFunction()->getName(), s.sub_group,
-                   &step);
-  c.group_steps[own] = step;
+  c.group_steps[own] = s.step;
   IRBuilder<> b(after, after->getFirstInsertionPt());
   Value *slots = b.CreateLoad(b.getPtrTy(),
                               group_field(b, c.group_ty, g, G_COLLECTIVE),

@@ -55,7 +55,8 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
   // Region mode takes a call only where every work-item of the group
   // reaches it: the active set of a non-uniform one is then the whole
   // sub-group, and it is the uniform function.
-  s.non_uniform = sub_group && rest.consume_front("non_uniform_");
+  if (sub_group)
+    rest.consume_front("non_uniform_");
   s.cluster = 0;
   if (sub_group && rest.consume_front("clustered_reduce_")) {
     // sub_group_clustered_reduce_<op>(x, clustersize): the size is a
@@ -237,20 +238,19 @@ static Value *sub_group_in_registers(IRBuilder<> &b, const GroupStep &s,
   return v;
 }
 
-// Calls the library's collective as the work-item of linear id `last`
-// (its local ids into the group; its deposited value as the argument).
-static void call_library_as(IRBuilder<> &b, Cutter &c, const GroupStep &s,
-                            Value *group, Value *ls[3], Value *slots,
-                            Value *slot_index, Value *last) {
-  Value *x = last;
-  Value *y = b.CreateUDiv(last, ls[0]);
-  Value *ids[3] = {b.CreateURem(x, ls[0]), b.CreateURem(y, ls[1]),
-                   b.CreateUDiv(y, ls[1])};
+// Calls the library's work-group collective as the group's last
+// work-item (its local ids into the group; its deposited value, slot
+// n - 1, as the argument).
+static void call_library_as_last(IRBuilder<> &b, Cutter &c,
+                                 const GroupStep &s, Value *group,
+                                 Value *ls[3], Value *slots, Value *n) {
   for (unsigned d = 0; d < 3; d++)
-    b.CreateStore(ids[d], group_field(b, c.group_ty, group, G_LOCAL_ID,
-                                      (int)d));
+    b.CreateStore(b.CreateSub(ls[d], b.getInt64(1)),
+                  group_field(b, c.group_ty, group, G_LOCAL_ID, (int)d));
   Value *own = b.CreateLoad(
-      b.getInt64Ty(), b.CreateInBoundsGEP(b.getInt64Ty(), slots, slot_index));
+      b.getInt64Ty(),
+      b.CreateInBoundsGEP(b.getInt64Ty(), slots,
+                          b.CreateSub(n, b.getInt64(1))));
   b.CreateCall(s.library, {group, from_slot(b, own, s.type)});
 }
 
@@ -318,8 +318,7 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
       b.getPtrTy(), group_field(b, c.group_ty, group, G_COLLECTIVE), "slots");
   Value *one = b.getInt64(1);
   if (!s.sub_group) {
-    Value *last = b.CreateSub(n, one);
-    call_library_as(b, c, s, group, ls, slots, last, last);
+    call_library_as_last(b, c, s, group, ls, slots, n);
     return;
   }
   Value *sub_slots = b.CreateInBoundsGEP(b.getInt64Ty(), slots,

@@ -23,16 +23,6 @@ namespace skein_region {
 
 using namespace llvm;   // inside this namespace only
 
-// A barrier or collective call of the region body.
-struct Sync {
-  CallInst *call;
-  bool collective;
-  bool group_wide;   // collective whose result is slot n (else slot lid)
-  bool sub_group;    // sub-group collective: result in slot n + 1 + lid
-  bool group_step;   // computed once per group after its region's loop
-  unsigned exchange; // a sub-group exchange (Exchange), else NONE
-};
-
 // The sub-group functions in which each work-item reads the value of
 // another lane (region_collective.cpp).
 enum Exchange { NONE, BROADCAST, BROADCAST_FIRST, SHUFFLE, SHUFFLE_XOR,
@@ -45,11 +35,21 @@ struct GroupStep {
                        // do not cover
   Type *type;          // of the value (and the result)
   bool sub_group, is_signed;
-  bool non_uniform;    // sub_group_non_uniform_*: the same when all reach
   bool logical;        // operands are predicates (all, any, logical_*)
   unsigned cluster;    // clustered_reduce's cluster size, else 0
   enum Kind { REDUCE, SCAN_INCLUSIVE, SCAN_EXCLUSIVE, ALL, ANY } kind;
   enum Op { ADD, MUL, MIN, MAX, AND, OR, XOR } op;
+};
+
+// A barrier or collective call of the region body.
+struct Sync {
+  CallInst *call;
+  bool collective;
+  bool group_wide;   // collective whose result is slot n (else slot lid)
+  bool sub_group;    // sub-group collective: result in slot n + 1 + lid
+  bool group_step;   // computed once per group after its region's loop:
+  GroupStep step;    // what (parse_group_step), if group_step
+  unsigned exchange; // a sub-group exchange (Exchange), else NONE
 };
 
 // One region: its start block, the blocks reachable from it without
