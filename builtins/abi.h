@@ -64,7 +64,7 @@ typedef struct skein_bounds_report {
 
 /* The records of every printf call of one launch, appended by the
  * work-items of all groups at once and formatted by the host when the
- * launch has finished (runtime/printf.c). */
+ * launch has finished (runtime/core/printf.c). */
 typedef struct skein_printf_buffer {
   uint64_t used;              /* bytes reserved so far (atomic, never more
                                  than capacity) */
@@ -160,7 +160,7 @@ struct skein_hooks {
 enum { SKEIN_ADDR_GLOBAL = 0, SKEIN_ADDR_LOCAL = 1, SKEIN_ADDR_PRIVATE = 2 };
 
 /* An image as kernel code sees it. The runtime keeps one in every image
- * object (runtime/image.h) and passes a pointer to it for each image
+ * object (runtime/core/image.h) and passes a pointer to it for each image
  * argument (args[i] points at a pointer-sized slot holding the
  * skein_image's address); builtins/image.c reads it. Coordinates are
  * pixels: pixel (x, y, z) of a 2D or 3D image, (x, layer) of a 1D array

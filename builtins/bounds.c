@@ -2,7 +2,7 @@
  * (compiler/bounds_check.cpp inserts the checks): the size of a kernel
  * argument's object, and the note of an access outside its object, which
  * the check skips. The host reports a note when the launch completes
- * (runtime/api_enqueue_kernel.c).
+ * (runtime/api/api_enqueue_kernel.c).
  *
  * The compiler marks the loads these make through the launch (its sizes,
  * its report, its group counts) invariant (cc_bounds_mark_invariant in
@@ -14,7 +14,7 @@
 
 /* The byte size of argument arg's object. A kernel calls this only when
  * it has check sites, and the host gives every launch of such a kernel
- * its sizes (runtime/api_enqueue_kernel.c): no null test, whose branch
+ * its sizes (runtime/api/api_enqueue_kernel.c): no null test, whose branch
  * would keep the load in the work-item loop. */
 __attribute__((always_inline)) uint64_t
 __skein_ctx___skein_bounds_size(skein_group *g, uint32_t arg) {

@@ -532,7 +532,7 @@ INLINE channels load_pixel(const skein_image *d, const unsigned char *p) {
 }
 
 /* Which of r, g, b, a (0..3) stored channel i of order holds; the same
- * placement as the runtime's fill (runtime/image_format.c). */
+ * placement as the runtime's fill (runtime/core/image_format.c). */
 INLINE int channel_of(uint32_t order, unsigned i) {
   switch (order) {
   case CL_A:

@@ -1,4 +1,4 @@
-/* This file contains what the host side (runtime/image_format.c) and the
+/* This file contains what the host side (runtime/core/image_format.c) and the
  * kernel side (builtins/image.c) of images both need to know of a channel
  * data type, so that the two agree on every pixel's layout. */
 #ifndef SKEIN_IMAGE_CHANNELS_H

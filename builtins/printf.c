@@ -2,7 +2,7 @@
  * 6.15.14): the builtin every printf call becomes (compiler/
  * printf_lower.c), which appends one record, its arguments already packed
  * by the caller, to the launch's printf buffer. The host formats the
- * records when the launch has finished (runtime/printf.c). */
+ * records when the launch has finished (runtime/core/printf.c). */
 #include "abi.h"
 
 #include <stddef.h>

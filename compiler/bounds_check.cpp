@@ -7,7 +7,7 @@
 // start inside theirs. An access outside its object is skipped (a load
 // gives 0) and noted in the launch's report with its check site and
 // work-item; the command then fails and the host prints where
-// (runtime/api_enqueue_kernel.c). C++ for IRBuilder, block splitting and
+// (runtime/api/api_enqueue_kernel.c). C++ for IRBuilder, block splitting and
 // the walk through phis.
 //
 // The check runs on the kernel function itself, before it is inlined into

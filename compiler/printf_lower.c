@@ -7,7 +7,7 @@
  * group-aware builtin __skein_ctx___skein_printf (builtins/printf.c). The
  * layout is a string constant naming each argument's kind, size and
  * offset; the host formats the records when the launch ends
- * (runtime/printf.c), reading the format string itself at run time. */
+ * (runtime/core/printf.c), reading the format string itself at run time. */
 #include "printf_lower.h"
 
 #include <stdlib.h>

@@ -6,7 +6,7 @@
 #ifndef SKEIN_ICD_D3D_DECLS_H
 #define SKEIN_ICD_D3D_DECLS_H
 
-#include "../runtime/object.h"
+#include "../runtime/core/object.h"
 
 
 cl_int CL_API_CALL clGetDeviceIDsFromD3D10KHR(

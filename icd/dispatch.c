@@ -2,7 +2,7 @@
  * points to it, and ICD loaders call through it. Every slot of the
  * 2023.02.06 cl_icd.h is filled; entry points not implemented by runtime/
  * resolve to the weak definitions of icd/missing.c. */
-#include "../runtime/object.h"
+#include "../runtime/core/object.h"
 #include <CL/cl_icd.h>
 
 #include "d3d_decls.h"

@@ -1,9 +1,9 @@
 /* This file contains the functions ICD loaders look up by name in
  * libskein.so: clIcdGetPlatformIDsKHR and the extension function lookup.
- * (clGetPlatformInfo, also exported, lives in runtime/api_platform.c.)
+ * (clGetPlatformInfo, also exported, lives in runtime/api/api_platform.c.)
  * It also stops the worker pool when the library is unloaded. */
-#include "../runtime/object.h"
-#include "../runtime/platform.h"
+#include "../runtime/core/object.h"
+#include "../runtime/core/platform.h"
 #include "../scheduler/scheduler.h"
 #include <string.h>
 
@@ -18,7 +18,7 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
  * name: cl_khr_icd's and cl_khr_il_program's (clGetKernelSubGroupInfoKHR
  * has its dispatch table slot, but cl_khr_subgroups is not listed:
- * runtime/device.c says why). */
+ * runtime/core/device.c says why). */
 static const struct {
   const char *name;
   void *fn;

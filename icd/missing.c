@@ -3,7 +3,7 @@
  * GL/EGL/D3D sharing). Each answers with the error the
  * OpenCL 3.0 specification names when the device lacks the feature.
  * Implementing one means deleting its stub here. */
-#include "../runtime/object.h"
+#include "../runtime/core/object.h"
 #include <CL/cl_egl.h>
 #include <CL/cl_gl.h>
 

@@ -22,7 +22,7 @@
 #define SCHED_CALLER_SLOTS 4
 
 /* Thread-local storage of the scheduler: initial-exec, like the runtime's
- * RT_TLS (runtime/object.h), so that no thread's first access allocates
+ * RT_TLS (runtime/core/object.h), so that no thread's first access allocates
  * (a failed lazy TLS allocation ends the process). */
 #define SCHED_TLS __thread __attribute__((tls_model("initial-exec")))
 

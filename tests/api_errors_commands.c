@@ -1426,7 +1426,7 @@ const error_row command_rows[] = {
     ROW("clEnqueueWaitForEvents", "command_queue is not a valid queue",
         wait_events_wrong_queue, CL_INVALID_COMMAND_QUEUE),
 
-    /* No image support (runtime/api_image.c and api_sampler.c with
+    /* No image support (runtime/api/api_image.c and api_sampler.c with
      * SKEIN_IMAGES=0, which test-api-errors.c sets); not implemented
      * (icd/missing.c): SVM, pipes, native kernels. */
     ROW("clCreateImage", "no device in context supports images", image,

@@ -1,6 +1,6 @@
 /* This file tests that the bytes just past the end of a buffer read as
  * zero, so that a kernel which overruns a buffer by a little gives the
- * same result on every run (runtime/api_mem.c, RT_MEM_ZERO_TAIL).
+ * same result on every run (runtime/api/api_mem.c, RT_MEM_ZERO_TAIL).
  *
  * Reading past a buffer is undefined behaviour, but CLBlast 1.5 does it
  * in every batched half-precision routine: the per-batch alphas (and

@@ -2,7 +2,7 @@
  * with flags, width, precision and length modifiers, vectors, %s of
  * literals, the output order of work-groups and work-items (Skein's
  * order: group linear id, then local linear id, then program order; see
- * runtime/printf.c), barriers, loops, helper functions, return values, a
+ * runtime/core/printf.c), barriers, loops, helper functions, return values, a
  * full buffer, program binaries, CL1.2 and CL3.0, loop/fiber/region
  * modes. Each case runs in a child process whose stdout is a pipe; the
  * parent compares the bytes with text the host's snprintf makes. */

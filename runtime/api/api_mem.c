@@ -1,10 +1,10 @@
 /* This file contains the buffer object entry points: creation with every
  * flag, sub-buffers, reference counting, info queries and destructor
  * callbacks. */
-#include "context.h"
-#include "info.h"
-#include "mem.h"
-#include "platform.h"
+#include "../core/context.h"
+#include "../core/info.h"
+#include "../core/mem.h"
+#include "../core/platform.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -7,7 +7,7 @@
 #define SKEIN_RUNTIME_IMAGE_H
 
 #include "mem.h"
-#include "../builtins/abi.h"
+#include "../../builtins/abi.h"
 
 /* The image part of a cl_mem (cl_mem->image; NULL for buffers). Lives in
  * the same allocation as the cl_mem, freed with it. */
@@ -19,7 +19,7 @@ typedef struct rt_image {
                                 dimensions, storage pitches, format */
 } rt_image;
 
-/* The CL_DEVICE_IMAGE_* limits (runtime/image.c). Dimensions are pixels. */
+/* The CL_DEVICE_IMAGE_* limits (runtime/core/image.c). Dimensions are pixels. */
 #define RT_IMAGE2D_MAX 65536
 #define RT_IMAGE3D_MAX 8192
 #define RT_IMAGE_MAX_ARRAY 8192
@@ -41,7 +41,7 @@ bool rt_images_enabled(void);
 /* True if m is a live image object (any image type). */
 bool rt_is_image(const void *m);
 
-/* Formats (runtime/image_format.c). */
+/* Formats (runtime/core/image_format.c). */
 
 /* What the format tables of the API specification say about a format:
  * RT_FORMAT_INVALID (an unknown order or type, or a combination the
@@ -71,7 +71,7 @@ cl_uint rt_supported_formats(cl_mem_object_type type, cl_mem_flags flags,
 void rt_format_pack(const cl_image_format *f, const void *fill_color,
                     unsigned char *out);
 
-/* Commands (runtime/image.c). */
+/* Commands (runtime/core/image.c). */
 
 /* One side of a pixel transfer: the address of pixel (x0, y0, z0) of a
  * region and the byte distance between consecutive y and z indices (in

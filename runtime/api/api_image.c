@@ -2,16 +2,16 @@
  * (also from a buffer or another image), clGetImageInfo,
  * clGetSupportedImageFormats, and the image commands (read, write, copy,
  * fill, image <-> buffer, map). They validate their arguments and return
- * the error codes of the OpenCL 3.0 API specification; runtime/image.c
+ * the error codes of the OpenCL 3.0 API specification; runtime/core/image.c
  * does the work. Without SKEIN_IMAGES=1 the device has no image support:
  * creation fails with CL_INVALID_OPERATION, so no image ever exists and
  * the commands answer CL_INVALID_MEM_OBJECT. */
-#include "context.h"
-#include "event.h"
-#include "image.h"
-#include "info.h"
-#include "platform.h"
-#include "queue.h"
+#include "../core/context.h"
+#include "../core/event.h"
+#include "../core/image.h"
+#include "../core/info.h"
+#include "../core/platform.h"
+#include "../core/queue.h"
 #include <string.h>
 
 static bool is_image_type(cl_mem_object_type t) {

@@ -1,10 +1,10 @@
 /* This file contains the command-queue entry points: creation with
  * properties, reference counting, info queries, clFlush and clFinish. */
-#include "context.h"
-#include "event.h"
-#include "info.h"
-#include "platform.h"
-#include "queue.h"
+#include "../core/context.h"
+#include "../core/event.h"
+#include "../core/info.h"
+#include "../core/platform.h"
+#include "../core/queue.h"
 #include <sched.h>
 #include <stdlib.h>
 

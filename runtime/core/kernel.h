@@ -5,7 +5,7 @@
 #define SKEIN_RUNTIME_KERNEL_H
 
 #include "object.h"
-#include "../compiler/compiler.h"
+#include "../../compiler/compiler.h"
 #include <pthread.h>
 
 typedef struct rt_kernel_arg {
@@ -57,7 +57,7 @@ size_t rt_kernel_local_mem(cl_kernel k);
 /* Drops a reference; on the last, frees k and releases its program. */
 void rt_kernel_release(cl_kernel k);
 
-/* After a launch of bounds-checked kernel k (runtime/bounds_report.c): if
+/* After a launch of bounds-checked kernel k (runtime/core/bounds_report.c): if
  * the launch noted an out-of-bounds access, prints which (kernel, access,
  * object, work-item, source line) on stderr and returns true. */
 bool rt_bounds_report(cl_kernel k, const skein_launch *l);

@@ -5,7 +5,7 @@
  * OpenCL C specification's Conversion Rules convert what write_imagef,
  * write_imagei and write_imageui write. */
 #include "image.h"
-#include "../builtins/image_channels.h"
+#include "../../builtins/image_channels.h"
 #include <math.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,7 +1,7 @@
 /* This file declares events and the commands they stand for. Every
  * enqueued command is an event: it waits for its dependencies (its wait
  * list, plus the previous command of an in-order queue), then runs once on
- * an executor thread (runtime/executor.c) or on a thread waiting for it,
+ * an executor thread (runtime/core/executor.c) or on a thread waiting for it,
  * then completes and releases the commands that wait for it. User events
  * are events with no command. */
 #ifndef SKEIN_RUNTIME_EVENT_H
@@ -123,7 +123,7 @@ void rt_event_release(cl_event ev);
  * and by waiting threads that took the command with rt_executor_take. */
 void rt_command_execute(cl_event ev);
 
-/* Executor (runtime/executor.c). */
+/* Executor (runtime/core/executor.c). */
 
 /* Hands a ready command (and the reference the ready path holds) to the
  * executor threads. Wakes one only when nobody is about to look at the
@@ -167,7 +167,7 @@ static inline void rt_cpu_relax(void) {
 #endif
 }
 
-/* Command payload memory (runtime/cmd_cache.c): a small-object cache so
+/* Command payload memory (runtime/core/cmd_cache.c): a small-object cache so
  * that launching a command does not call malloc once warm. Returns size
  * zeroed bytes aligned to 128, or NULL; release with rt_payload_free
  * (from any thread). */

@@ -1,7 +1,7 @@
 /* This file contains sampler objects' behaviour: creation, release and the
  * encoding of a sampler as the sampler_t value kernel code reads. */
 #include "sampler.h"
-#include "../builtins/abi.h"
+#include "../../builtins/abi.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>

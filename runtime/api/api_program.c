@@ -1,10 +1,10 @@
 /* This file contains the cl*Program* entry points: argument validation,
  * error codes and info queries. The program object itself lives in
  * program.c. */
-#include "program.h"
-#include "context.h"
-#include "info.h"
-#include "platform.h"
+#include "../core/program.h"
+#include "../core/context.h"
+#include "../core/info.h"
+#include "../core/platform.h"
 #include <stdlib.h>
 #include <string.h>
 

@@ -1,10 +1,10 @@
 /* This file contains the buffer commands: read, write, copy and fill,
  * their *Rect variants, map/unmap (zero-copy: buffers are host memory)
  * and migrate. Every transfer is a rectangle copy in the end. */
-#include "event.h"
-#include "image.h"
-#include "mem.h"
-#include "queue.h"
+#include "../core/event.h"
+#include "../core/image.h"
+#include "../core/mem.h"
+#include "../core/queue.h"
 #include <stdlib.h>
 #include <string.h>
 

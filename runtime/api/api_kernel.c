@@ -1,14 +1,14 @@
 /* This file contains the cl*Kernel* entry points (except the enqueues):
  * argument validation against the compiler's argument metadata, error
  * codes and info queries. The kernel object lives in kernel.c. */
-#include "kernel.h"
-#include "program.h"
-#include "context.h"
-#include "mem.h"
-#include "image.h"
-#include "sampler.h"
-#include "info.h"
-#include "platform.h"
+#include "../core/kernel.h"
+#include "../core/program.h"
+#include "../core/context.h"
+#include "../core/mem.h"
+#include "../core/image.h"
+#include "../core/sampler.h"
+#include "../core/info.h"
+#include "../core/platform.h"
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -486,7 +486,7 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(
 
 /* cl_khr_subgroups' name for the same query: the ICD dispatch table has a
  * slot for each, and loaders export both, so applications reach it even
- * though the extension is not listed (runtime/device.c says why). */
+ * though the extension is not listed (runtime/core/device.c says why). */
 cl_int CL_API_CALL clGetKernelSubGroupInfoKHR(
     cl_kernel kernel, cl_device_id device, cl_kernel_sub_group_info param_name,
     size_t input_value_size, const void *input_value, size_t param_value_size,

@@ -5,7 +5,7 @@
 #define SKEIN_RUNTIME_PROGRAM_H
 
 #include "object.h"
-#include "../compiler/compiler.h"
+#include "../../compiler/compiler.h"
 #include <pthread.h>
 
 struct _cl_program {

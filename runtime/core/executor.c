@@ -37,7 +37,7 @@
 #include "kernel.h"   /* RT_MAX_PRIVATE_MEM */
 #include "platform.h"
 #include "queue.h"
-#include "../scheduler/scheduler.h"
+#include "../../scheduler/scheduler.h"
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -274,7 +274,7 @@ static bool may_take(cl_event e, cl_command_queue q, cl_event ev,
 }
 
 /* Kernels run on the stack of whichever thread runs them: private
- * memory up to RT_MAX_PRIVATE_MEM (runtime/kernel.h), plus region mode's
+ * memory up to RT_MAX_PRIVATE_MEM (runtime/core/kernel.h), plus region mode's
  * work-item contexts (up to 256 KiB) and the frames around them. Skein's
  * own threads have the default 8 MiB; an application thread with less
  * room left than this leaves its commands to them. */

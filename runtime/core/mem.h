@@ -10,7 +10,7 @@
 typedef struct rt_mapping {
   void *ptr;
   struct rt_mapping *next;
-  /* Image maps only (runtime/image.c; unset for buffers): whether it is
+  /* Image maps only (runtime/core/image.c; unset for buffers): whether it is
    * for writing, and its region, which no other write map may overlap. */
   bool write;
   size_t origin[3], region[3];
@@ -36,7 +36,7 @@ struct _cl_mem {
                                        image: the buffer or image it was
                                        made from (retained), or NULL */
   size_t origin;                    /* sub-buffer: offset in parent */
-  struct rt_image *image;           /* images only (runtime/image.h):
+  struct rt_image *image;           /* images only (runtime/core/image.h):
                                        in this allocation; else NULL */
   cl_mem_properties *props;         /* copy, for CL_MEM_PROPERTIES */
   size_t num_props;

@@ -1,8 +1,8 @@
 /* This file contains the platform entry points: clGetPlatformIDs,
  * clGetPlatformInfo (also exported for ICD loaders) and the host timer
  * queries of OpenCL 2.1. */
-#include "info.h"
-#include "platform.h"
+#include "../core/info.h"
+#include "../core/platform.h"
 #include <time.h>
 
 cl_int CL_API_CALL clGetPlatformIDs(cl_uint num_entries,

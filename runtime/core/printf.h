@@ -4,7 +4,7 @@
 #ifndef SKEIN_RUNTIME_PRINTF_H
 #define SKEIN_RUNTIME_PRINTF_H
 
-#include "../builtins/abi.h"
+#include "../../builtins/abi.h"
 
 /* CL_DEVICE_PRINTF_BUFFER_SIZE: the bytes of records (a 40-byte header
  * and the arguments of each call, rounded up to 8) one launch may

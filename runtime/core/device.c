@@ -2,7 +2,7 @@
  * system and the CPU say about memory, cores, caches, SIMD width, clock,
  * name and vendor, gathered once on first use. */
 #include "platform.h"
-#include "../scheduler/scheduler.h"
+#include "../../scheduler/scheduler.h"
 #include <cpuid.h>
 #include <pthread.h>
 #include <stdio.h>

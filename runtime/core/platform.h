@@ -4,7 +4,7 @@
 #define SKEIN_RUNTIME_PLATFORM_H
 
 #include "object.h"
-#include "../compiler/compiler.h"
+#include "../../compiler/compiler.h"
 
 struct _cl_platform_id {
   rt_object obj;

@@ -2,10 +2,10 @@
  * a property list, reference counting and clGetSamplerInfo. Without image
  * support (SKEIN_IMAGES=1 unset) creation fails with CL_INVALID_OPERATION,
  * so no sampler exists and the others answer CL_INVALID_SAMPLER. */
-#include "context.h"
-#include "image.h"
-#include "info.h"
-#include "sampler.h"
+#include "../core/context.h"
+#include "../core/image.h"
+#include "../core/info.h"
+#include "../core/sampler.h"
 
 static bool addressing_valid(cl_addressing_mode a) {
   return a == CL_ADDRESS_NONE || a == CL_ADDRESS_CLAMP_TO_EDGE ||

@@ -1,10 +1,10 @@
 /* This file contains the device entry points: clGetDeviceIDs,
  * clGetDeviceInfo with every OpenCL 3.0 query, device retain/release and
  * clCreateSubDevices (Skein's device cannot be partitioned yet). */
-#include "image.h"
-#include "info.h"
-#include "platform.h"
-#include "printf.h"
+#include "../core/image.h"
+#include "../core/info.h"
+#include "../core/platform.h"
+#include "../core/printf.h"
 #include <string.h>
 
 /* clCompileProgram and clLinkProgram compile and link separately
@@ -321,7 +321,7 @@ static cl_int rt_device_info_limits(RT_INFO_PARAMS) {
   case CL_DEVICE_MAX_CONSTANT_ARGS:
     RT_INFO_VALUE(cl_uint, 8);
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
-    RT_INFO_VALUE(size_t, RT_PRINTF_BUFFER_SIZE); /* runtime/printf.h */
+    RT_INFO_VALUE(size_t, RT_PRINTF_BUFFER_SIZE); /* runtime/core/printf.h */
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
     RT_INFO_VALUE(cl_uint, simd);
@@ -386,7 +386,7 @@ static cl_int rt_device_info_memory(RT_INFO_PARAMS) {
   return RT_INFO_UNKNOWN;
 }
 
-/* Image limits (runtime/image.h): the FULL_PROFILE minimums or more
+/* Image limits (runtime/core/image.h): the FULL_PROFILE minimums or more
  * while image support is on, zero otherwise. */
 static cl_int rt_device_info_images(RT_INFO_PARAMS) {
   bool on = dev->images;

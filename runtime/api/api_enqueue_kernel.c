@@ -3,16 +3,16 @@
  * gives none, and the NDRange command, which snapshots the kernel's
  * arguments into a skein_launch and runs its work-groups through
  * scheduler/. */
-#include "kernel.h"
-#include "program.h"
-#include "context.h"
-#include "queue.h"
-#include "event.h"
-#include "mem.h"
-#include "image.h"
-#include "platform.h"
-#include "printf.h"
-#include "../scheduler/scheduler.h"
+#include "../core/kernel.h"
+#include "../core/program.h"
+#include "../core/context.h"
+#include "../core/queue.h"
+#include "../core/event.h"
+#include "../core/mem.h"
+#include "../core/image.h"
+#include "../core/platform.h"
+#include "../core/printf.h"
+#include "../../scheduler/scheduler.h"
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,7 +398,7 @@ static cl_int check_launch(cl_command_queue q, cl_kernel k) {
                    local_mem > sched_max_local_mem(),
                CL_OUT_OF_RESOURCES);
   /* Likewise when a work-item's private memory would not fit the stack
-   * of the thread running it (runtime/executor.c leaves a waiting
+   * of the thread running it (runtime/core/executor.c leaves a waiting
    * application thread its commands only with twice this to spare). */
   RT_RETURN_IF(k->info->private_mem_size > RT_MAX_PRIVATE_MEM,
                CL_OUT_OF_RESOURCES);

@@ -1,7 +1,7 @@
 /* This file contains image objects' behaviour: building an image's cl_mem
  * and the descriptor kernels will read, where a pixel lies, and the
  * commands that copy, fill and map pixels. Validation and error codes
- * are the entry points' (runtime/api_image.c). */
+ * are the entry points' (runtime/api/api_image.c). */
 #include "image.h"
 #include "event.h"
 #include "platform.h"

@@ -1,9 +1,9 @@
 /* This file contains the event entry points: waiting, info and profiling
  * queries, user events, callbacks, and the marker/barrier commands. */
-#include "context.h"
-#include "event.h"
-#include "info.h"
-#include "queue.h"
+#include "../core/context.h"
+#include "../core/event.h"
+#include "../core/info.h"
+#include "../core/queue.h"
 #include <stdlib.h>
 
 cl_int CL_API_CALL clWaitForEvents(cl_uint num_events,

@@ -1,9 +1,9 @@
 /* This file contains the cl*Context* entry points: validation of the
  * properties and device lists, reference counting, info queries and
  * destructor callbacks. */
-#include "context.h"
-#include "info.h"
-#include "platform.h"
+#include "../core/context.h"
+#include "../core/info.h"
+#include "../core/platform.h"
 #include <stdlib.h>
 
 bool rt_context_has_device(cl_context ctx, cl_device_id device) {
