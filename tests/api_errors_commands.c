@@ -1014,15 +1014,15 @@ static cl_int sampler_info(fixture *f) {
                           sizeof f->out, f->out, &f->size_ret);
 }
 static cl_int svm_alloc(fixture *f) {
-  void *p = clSVMAlloc(f->env.context, CL_MEM_READ_WRITE, 64, 0);
+  /* clSVMAlloc has no error code: NULL is its failure (size 0). */
+  void *p = clSVMAlloc(f->env.context, CL_MEM_READ_WRITE, 0, 0);
   if (p)
     clSVMFree(f->env.context, p);
-  /* clSVMAlloc has no error code: NULL is its failure. */
-  cl_int err = p ? CL_SUCCESS : CL_INVALID_OPERATION;
+  cl_int err = p ? CL_SUCCESS : CL_INVALID_VALUE;
   return ret_pointer(f, p, &err);
 }
 static cl_int svm_free(fixture *f) {
-  clSVMFree(f->env.context, f->out); /* must do nothing */
+  clSVMFree(f->env.context, f->out); /* not clSVMAlloc's: does nothing */
   return CL_SUCCESS;
 }
 static cl_int svm_enqueue_free(fixture *f) {
@@ -1031,19 +1031,19 @@ static cl_int svm_enqueue_free(fixture *f) {
                           &f->ev_out);
 }
 static cl_int svm_memcpy(fixture *f) {
-  return clEnqueueSVMMemcpy(f->env.queue, CL_TRUE, f->out, f->out + 128, 16, 0,
+  return clEnqueueSVMMemcpy(f->env.queue, CL_TRUE, f->out, f->out + 8, 16, 0,
                             NULL, &f->ev_out);
 }
 static cl_int svm_memfill(fixture *f) {
-  return clEnqueueSVMMemFill(f->env.queue, f->out, pattern, 4, 16, 0, NULL,
-                             &f->ev_out);
+  return clEnqueueSVMMemFill(f->env.queue, f->out + 1, pattern, 4, 16, 0,
+                             NULL, &f->ev_out);
 }
 static cl_int svm_map(fixture *f) {
-  return clEnqueueSVMMap(f->env.queue, CL_TRUE, CL_MAP_READ, f->out, 16, 0,
+  return clEnqueueSVMMap(f->env.queue, CL_TRUE, CL_MAP_READ, f->out, 0, 0,
                          NULL, &f->ev_out);
 }
 static cl_int svm_unmap(fixture *f) {
-  return clEnqueueSVMUnmap(f->env.queue, f->out, 0, NULL, &f->ev_out);
+  return clEnqueueSVMUnmap(f->env.queue, NULL, 0, NULL, &f->ev_out);
 }
 static cl_int svm_migrate(fixture *f) {
   const void *ptrs[1] = {f->out};
@@ -1474,20 +1474,20 @@ const error_row command_rows[] = {
         release_sampler, CL_INVALID_SAMPLER),
     ROW("clGetSamplerInfo", "sampler is not a valid sampler object",
         sampler_info, CL_INVALID_SAMPLER),
-    ROW("clSVMAlloc", "no SVM: returns NULL", svm_alloc, CL_INVALID_OPERATION),
-    ROW("clSVMFree", "no SVM: does nothing", svm_free, CL_SUCCESS),
-    ROW("clEnqueueSVMFree", "the device does not support SVM", svm_enqueue_free,
-        CL_INVALID_OPERATION),
-    ROW("clEnqueueSVMMemcpy", "the device does not support SVM", svm_memcpy,
-        CL_INVALID_OPERATION),
-    ROW("clEnqueueSVMMemFill", "the device does not support SVM", svm_memfill,
-        CL_INVALID_OPERATION),
-    ROW("clEnqueueSVMMap", "the device does not support SVM", svm_map,
-        CL_INVALID_OPERATION),
-    ROW("clEnqueueSVMUnmap", "the device does not support SVM", svm_unmap,
-        CL_INVALID_OPERATION),
-    ROW("clEnqueueSVMMigrateMem", "the device does not support SVM",
-        svm_migrate, CL_INVALID_OPERATION),
+    ROW("clSVMAlloc", "size is 0: returns NULL", svm_alloc,
+        CL_INVALID_VALUE),
+    ROW("clSVMFree", "a pointer clSVMAlloc did not return: does nothing",
+        svm_free, CL_SUCCESS),
+    ROW("clEnqueueSVMFree", "no callback and a pointer not from clSVMAlloc",
+        svm_enqueue_free, CL_INVALID_VALUE),
+    ROW("clEnqueueSVMMemcpy", "source and destination overlap", svm_memcpy,
+        CL_MEM_COPY_OVERLAP),
+    ROW("clEnqueueSVMMemFill", "svm_ptr is not aligned to pattern_size",
+        svm_memfill, CL_INVALID_VALUE),
+    ROW("clEnqueueSVMMap", "size is 0", svm_map, CL_INVALID_VALUE),
+    ROW("clEnqueueSVMUnmap", "svm_ptr is NULL", svm_unmap, CL_INVALID_VALUE),
+    ROW("clEnqueueSVMMigrateMem", "a range outside every clSVMAlloc allocation",
+        svm_migrate, CL_INVALID_VALUE),
     ROW("clCreatePipe", "no device in context supports pipes", pipe_create,
         CL_INVALID_OPERATION),
     ROW2("clGetPipeInfo", "pipe is not a valid pipe object (a buffer)",

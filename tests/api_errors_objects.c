@@ -1046,12 +1046,12 @@ static cl_int arg_value_null(fixture *f) {
   return set_arg(f, 2, sizeof(cl_int), NULL);
 }
 static cl_int arg_svm_pointer(fixture *f) {
-  return clSetKernelArgSVMPointer(f->k_args, 0, f->out);
+  return clSetKernelArgSVMPointer(f->k_args, 2, f->out);
 }
 static cl_int exec_info_svm(fixture *f) {
   void *ptrs[1] = {f->out};
   return clSetKernelExecInfo(f->k_args, CL_KERNEL_EXEC_INFO_SVM_PTRS,
-                             sizeof ptrs, ptrs);
+                             sizeof ptrs - 1, ptrs);
 }
 static cl_int exec_info_bad_name(fixture *f) {
   cl_bool v = CL_TRUE;
@@ -1586,10 +1586,11 @@ const error_row object_rows[] = {
         arg_value_size, CL_INVALID_ARG_SIZE),
     ROW("clSetKernelArg", "arg_value is not a valid value (NULL for an int)",
         arg_value_null, CL_INVALID_ARG_VALUE),
-    ROW("clSetKernelArgSVMPointer", "no device in the context supports SVM",
-        arg_svm_pointer, CL_INVALID_OPERATION),
-    ROW("clSetKernelExecInfo", "CL_KERNEL_EXEC_INFO_SVM_PTRS without SVM",
-        exec_info_svm, CL_INVALID_OPERATION),
+    ROW("clSetKernelArgSVMPointer", "the argument is no pointer (an int)",
+        arg_svm_pointer, CL_INVALID_ARG_VALUE),
+    ROW("clSetKernelExecInfo",
+        "CL_KERNEL_EXEC_INFO_SVM_PTRS size not a multiple of a pointer",
+        exec_info_svm, CL_INVALID_VALUE),
     ROW("clSetKernelExecInfo", "param_name is not valid", exec_info_bad_name,
         CL_INVALID_VALUE),
     ROW("clGetKernelInfo", "kernel is not a valid kernel object",

@@ -250,8 +250,16 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_command_queue_properties, 0);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
     RT_INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
+  /* Every SVM capability: kernels run in the host's address space on
+   * its coherent memory, so any host pointer (clSVMAlloc's or malloc's)
+   * is valid in a kernel, and atomics on it are the CPU's atomics that
+   * host threads see while the kernel runs (runtime/api/api_svm.c). */
   case CL_DEVICE_SVM_CAPABILITIES:
-    RT_INFO_VALUE(cl_device_svm_capabilities, 0);
+    RT_INFO_VALUE(cl_device_svm_capabilities,
+                  CL_DEVICE_SVM_COARSE_GRAIN_BUFFER |
+                      CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
+                      CL_DEVICE_SVM_FINE_GRAIN_SYSTEM |
+                      CL_DEVICE_SVM_ATOMICS);
   /* Every order and scope, matching the __opencl_c_atomic_order_* and
    * __opencl_c_atomic_scope_* features (builtins/atomics_c11.cl makes
    * them real LLVM atomics of the requested order; SVM is host memory).

@@ -12,6 +12,7 @@
 #include "../core/image.h"
 #include "../core/platform.h"
 #include "../core/printf.h"
+#include "../core/svm.h"
 #include "../../scheduler/scheduler.h"
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -83,6 +84,22 @@ static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
   switch (ai->kind) {
   case CC_ARG_GLOBAL:
   case CC_ARG_CONSTANT: {
+    if (a->is_svm) {
+      /* An SVM pointer is the address itself. Bounds-checked kernels get
+       * the allocation's size for a pointer to its start (0 for NULL, as
+       * for a NULL buffer), and no bound for a pointer inside it (the
+       * kernel may index below it) or for other host memory (fine-grain
+       * system SVM). */
+      memcpy(p, &a->svm, sizeof a->svm);
+      rt_svm_info info;
+      if (!a->svm)
+        *size = 0;
+      else if (rt_svm_find(a->svm, &info) && info.base == a->svm)
+        *size = info.size;
+      else
+        *size = UINT64_MAX;
+      break;
+    }
     /* A sub-buffer's data already points into its parent. */
     void *ptr = a->mem ? a->mem->data : NULL;
     memcpy(p, &ptr, sizeof ptr);

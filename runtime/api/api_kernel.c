@@ -7,6 +7,7 @@
 #include "../core/mem.h"
 #include "../core/image.h"
 #include "../core/sampler.h"
+#include "../core/svm.h"
 #include "../core/info.h"
 #include "../core/platform.h"
 #include <stdint.h>
@@ -250,13 +251,25 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
 cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
                                             cl_uint arg_index,
                                             const void *arg_value) {
-  (void)arg_value;
   /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
   RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* CL_INVALID_OPERATION if no devices in the context associated with
-   * kernel support SVM (Skein's device reports no SVM capabilities). */
-  (void)arg_index;
-  RT_FAIL(CL_INVALID_OPERATION);
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
+  RT_RETURN_IF(arg_index >= kernel->info->num_args, CL_INVALID_ARG_INDEX);
+  /* The SVM pointer can only be used for arguments declared to be a
+   * pointer to global or constant memory: CL_INVALID_ARG_VALUE (arg_value
+   * is not a valid value) for any other argument. */
+  cc_arg_kind kind = kernel->info->args[arg_index].kind;
+  RT_RETURN_IF(kind != CC_ARG_GLOBAL && kind != CC_ARG_CONSTANT,
+               CL_INVALID_ARG_VALUE);
+  /* Every host address is an SVM pointer (fine-grain system SVM), NULL
+   * included; one inside a clSVMAlloc allocation of another context is
+   * not a valid value for this kernel's context. */
+  rt_svm_info info;
+  RT_RETURN_IF(arg_value && rt_svm_find(arg_value, &info) &&
+                   info.context != kernel->program->context,
+               CL_INVALID_ARG_VALUE);
+  rt_kernel_set_arg_svm(kernel, arg_index, (void *)arg_value);
+  return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
@@ -267,15 +280,25 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
   RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
   /* CL_INVALID_VALUE if param_name is not valid, if param_value is NULL
    * or if the size specified by param_value_size is not valid. */
-  RT_RETURN_IF(param_name != CL_KERNEL_EXEC_INFO_SVM_PTRS &&
-                   param_name != CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
-               CL_INVALID_VALUE);
-  /* CL_INVALID_OPERATION if no devices in the context associated with
-   * kernel support SVM: Skein has no SVM, so this comes before the value
-   * checks, which only an SVM device could pass. */
-  (void)param_value_size;
-  (void)param_value;
-  RT_FAIL(CL_INVALID_OPERATION);
+  RT_RETURN_IF(!param_value, CL_INVALID_VALUE);
+  switch (param_name) {
+  case CL_KERNEL_EXEC_INFO_SVM_PTRS:
+    /* An array of the SVM pointers the kernel reaches other than through
+     * its arguments. Kernels and host share one address space, so the
+     * list needs no action: it is checked, not kept. */
+    RT_RETURN_IF(param_value_size == 0 ||
+                     param_value_size % sizeof(void *),
+                 CL_INVALID_VALUE);
+    return CL_SUCCESS;
+  case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    /* A cl_bool. CL_INVALID_OPERATION if it is CL_TRUE and no device in
+     * the context supports fine-grain system SVM: Skein's does, so
+     * either value holds, and system memory works as SVM either way. */
+    RT_RETURN_IF(param_value_size != sizeof(cl_bool), CL_INVALID_VALUE);
+    return CL_SUCCESS;
+  default:
+    RT_FAIL(CL_INVALID_VALUE);
+  }
 }
 
 cl_int CL_API_CALL clGetKernelInfo(cl_kernel kernel,

@@ -5,6 +5,7 @@
 #include "../core/info.h"
 #include "../core/mem.h"
 #include "../core/platform.h"
+#include "../core/svm.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -96,10 +97,21 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(
   bool wants_ptr = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR);
   RT_FAIL_IF(wants_ptr != (host_ptr != NULL), CL_INVALID_HOST_PTR,
              errcode_ret);
+  /* CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set in flags and
+   * host_ptr is a pointer returned by clSVMAlloc and size is greater than
+   * the size passed to clSVMAlloc (here: than the rest of the allocation
+   * host_ptr lies in). */
+  rt_svm_info svm;
+  bool over_svm =
+      (flags & CL_MEM_USE_HOST_PTR) && rt_svm_find(host_ptr, &svm);
+  RT_FAIL_IF(over_svm &&
+                 size > (size_t)(svm.base + svm.size - (char *)host_ptr),
+             CL_INVALID_BUFFER_SIZE, errcode_ret);
 
   cl_mem m = mem_alloc(context, flags, size);
   RT_FAIL_IF(!m, CL_OUT_OF_HOST_MEMORY, errcode_ret);
   m->host_ptr = host_ptr;
+  m->uses_svm = over_svm;
   if (flags & CL_MEM_USE_HOST_PTR) {
     m->data = host_ptr; /* zero-copy: the application's memory */
   } else {
@@ -182,6 +194,7 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   rt_retain(buffer);
   m->origin = region->origin;
   m->data = buffer->data + region->origin;
+  m->uses_svm = buffer->uses_svm;
   if (buffer->flags & CL_MEM_USE_HOST_PTR)
     m->host_ptr = (char *)buffer->host_ptr + region->origin;
   if (errcode_ret)
@@ -268,7 +281,7 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name,
   case CL_MEM_OFFSET:
     RT_INFO_VALUE(size_t, m->origin);
   case CL_MEM_USES_SVM_POINTER:
-    RT_INFO_VALUE(cl_bool, CL_FALSE);
+    RT_INFO_VALUE(cl_bool, m->uses_svm ? CL_TRUE : CL_FALSE);
   case CL_MEM_PROPERTIES:
     RT_INFO_ARRAY(m->props, m->num_props);
   default:

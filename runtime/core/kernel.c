@@ -33,7 +33,9 @@ cl_kernel rt_kernel_clone(cl_kernel k) {
   bool ok = true;
   for (unsigned i = 0; i < k->info->num_args && ok; i++) {
     const rt_kernel_arg *a = &k->args[i];
-    if (a->set)
+    if (a->set && a->is_svm)
+      rt_kernel_set_arg_svm(c, i, a->svm);
+    else if (a->set)
       ok = rt_kernel_set_arg(c, i, a->size, a->value, a->mem) == CL_SUCCESS;
   }
   pthread_mutex_unlock(&k->lock);
@@ -63,8 +65,23 @@ cl_int rt_kernel_set_arg(cl_kernel k, cl_uint index, size_t size,
   a->mem = mem;
   a->size = size;
   a->set = true;
+  a->is_svm = false;
+  a->svm = NULL;
   pthread_mutex_unlock(&k->lock);
   return CL_SUCCESS;
+}
+
+void rt_kernel_set_arg_svm(cl_kernel k, cl_uint index, void *ptr) {
+  pthread_mutex_lock(&k->lock);
+  rt_kernel_arg *a = &k->args[index];
+  free(a->value);
+  a->value = NULL;
+  a->mem = NULL;
+  a->size = sizeof ptr;
+  a->svm = ptr;
+  a->is_svm = true;
+  a->set = true;
+  pthread_mutex_unlock(&k->lock);
 }
 
 /* n rounded up to a multiple of a, or SIZE_MAX where that overflows. */

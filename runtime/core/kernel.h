@@ -13,6 +13,9 @@ typedef struct rt_kernel_arg {
   size_t size;             /* bytes given to clSetKernelArg (local: size) */
   cl_mem mem;              /* buffer arguments; NULL is a NULL pointer */
   void *value;             /* by-value arguments: malloc'd copy */
+  bool is_svm;             /* a global/constant pointer argument set by
+                              clSetKernelArgSVMPointer: svm is its value */
+  void *svm;
 } rt_kernel_arg;
 
 struct _cl_kernel {
@@ -37,6 +40,11 @@ cl_kernel rt_kernel_clone(cl_kernel k);
  * arguments only size counts. CL_OUT_OF_HOST_MEMORY or CL_SUCCESS. */
 cl_int rt_kernel_set_arg(cl_kernel k, cl_uint index, size_t size,
                          const void *value, cl_mem mem);
+
+/* Stores ptr (any host address: SVM, fine-grain system SVM or NULL) as
+ * the value of global or constant pointer argument index (validated by
+ * the caller). */
+void rt_kernel_set_arg_svm(cl_kernel k, cl_uint index, void *ptr);
 
 /* Bytes of __local memory the kernel needs per work-group with its
  * current arguments: static size rounded up to RT_LOCAL_ALIGN, then each

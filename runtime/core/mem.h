@@ -32,6 +32,10 @@ struct _cl_mem {
   char *data;                       /* the storage, RT_MEM_ALIGN aligned
                                        unless USE_HOST_PTR */
   bool owns_data;
+  bool uses_svm;                    /* USE_HOST_PTR over a clSVMAlloc
+                                       allocation, or a sub-buffer of
+                                       such a buffer
+                                       (CL_MEM_USES_SVM_POINTER) */
   cl_mem parent;                    /* sub-buffer: retained parent;
                                        image: the buffer or image it was
                                        made from (retained), or NULL */
