@@ -634,8 +634,9 @@ static void test_kernel_args(void) {
   CHECK_EQ(clSetKernelExecInfo(NULL, CL_KERNEL_EXEC_INFO_SVM_PTRS,
                                sizeof list, list),
            CL_INVALID_KERNEL);
-  CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, list),
-           CL_INVALID_VALUE);
+  /* Size 0 and NULL unset the list. */
+  CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 0, NULL),
+           CL_SUCCESS);
   CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, 12, list),
            CL_INVALID_VALUE);
   CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_PTRS, sizeof list,
@@ -643,6 +644,9 @@ static void test_kernel_args(void) {
            CL_INVALID_VALUE);
   CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
                                sizeof(cl_uint) * 2, &yes),
+           CL_INVALID_VALUE);
+  CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,
+                               sizeof yes, NULL),
            CL_INVALID_VALUE);
   cl_bool no = CL_FALSE;
   CHECK_EQ(clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM,

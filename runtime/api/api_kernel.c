@@ -280,17 +280,18 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
   RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
   /* CL_INVALID_VALUE if param_name is not valid, if param_value is NULL
    * or if the size specified by param_value_size is not valid. */
-  RT_RETURN_IF(!param_value, CL_INVALID_VALUE);
   switch (param_name) {
   case CL_KERNEL_EXEC_INFO_SVM_PTRS:
     /* An array of the SVM pointers the kernel reaches other than through
-     * its arguments. Kernels and host share one address space, so the
-     * list needs no action: it is checked, not kept. */
-    RT_RETURN_IF(param_value_size == 0 ||
-                     param_value_size % sizeof(void *),
+     * its arguments; a size of 0 with a NULL param_value unsets the list
+     * set before. Kernels and host share one address space, so the list
+     * needs no action: it is checked, not kept. */
+    RT_RETURN_IF(param_value_size % sizeof(void *) ||
+                     (param_value_size && !param_value),
                  CL_INVALID_VALUE);
     return CL_SUCCESS;
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+    RT_RETURN_IF(!param_value, CL_INVALID_VALUE);
     /* A cl_bool. CL_INVALID_OPERATION if it is CL_TRUE and no device in
      * the context supports fine-grain system SVM: Skein's does, so
      * either value holds, and system memory works as SVM either way. */
