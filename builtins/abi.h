@@ -48,7 +48,73 @@ typedef struct skein_launch {
    * bounds receives the accesses that fell outside their object. */
   const uint64_t *arg_sizes;
   struct skein_bounds_report *bounds;
+  /* Device-side enqueue (builtins/device_enqueue.c): the runtime's
+   * services for the enqueue_kernel family, whose state belongs to this
+   * launch (runtime/core/device_queue.c). Set for every NDRange launch;
+   * NULL only where no kernel can enqueue. */
+  struct skein_device_enqueue *device_enqueue;
 } skein_launch;
+
+/* The ndrange_t of OpenCL C (Clang's opencl-c-base.h layout). */
+typedef struct skein_ndrange {
+  uint32_t work_dim;
+  uint64_t global_offset[3];
+  uint64_t global_size[3];
+  uint64_t local_size[3];
+} skein_ndrange;
+
+/* What enqueue_kernel asks the runtime for: a child launch of the block
+ * kernel named kernel (compiler/device_enqueue.c replaces the block
+ * kernel's address by its name) over nd, with a copy of the block
+ * literal (its first 4 bytes are its size) and num_locals __local
+ * arguments of the given sizes, after the num_waits events of waits;
+ * *event_ret (if not NULL) receives a new event. queue, waits and the
+ * events are the runtime's handles (queue_t, clk_event_t). */
+typedef struct skein_child_request {
+  void *queue;
+  int32_t flags;
+  const skein_ndrange *nd;
+  const char *kernel;
+  const void *literal;
+  uint32_t num_locals;
+  const uint64_t *local_sizes;
+  uint32_t num_waits;
+  void *const *waits;
+  void **event_ret;
+} skein_child_request;
+
+/* The runtime's device-side enqueue services (OpenCL C "Enqueuing
+ * Kernels"). Each takes the launch's skein_device_enqueue, so the
+ * runtime finds the command it belongs to. Return values are OpenCL C's
+ * CLK_* codes. Thread-safe: work-items of every group call them. */
+typedef struct skein_device_enqueue_ops {
+  int32_t (*enqueue_kernel)(struct skein_device_enqueue *d,
+                            const skein_child_request *r);
+  int32_t (*enqueue_marker)(struct skein_device_enqueue *d, void *queue,
+                            uint32_t num_waits, void *const *waits,
+                            void **event_ret);
+  void *(*default_queue)(struct skein_device_enqueue *d);
+  void (*retain_event)(struct skein_device_enqueue *d, void *event);
+  void (*release_event)(struct skein_device_enqueue *d, void *event);
+  void *(*create_user_event)(struct skein_device_enqueue *d);
+  void (*set_user_event_status)(struct skein_device_enqueue *d, void *event,
+                                int32_t status);
+  int32_t (*is_valid_event)(struct skein_device_enqueue *d, void *event);
+  void (*capture_profiling)(struct skein_device_enqueue *d, void *event,
+                            int32_t name, uint64_t *out);
+  /* get_kernel_work_group_size (what 0), ..._preferred_work_group_size_
+   * multiple (1), get_kernel_sub_group_count_for_ndrange (2),
+   * get_kernel_max_sub_group_size_for_ndrange (3) of the named block
+   * kernel; nd is NULL for 0 and 1. */
+  uint32_t (*kernel_query)(struct skein_device_enqueue *d, uint32_t what,
+                           const char *kernel, const skein_ndrange *nd);
+} skein_device_enqueue_ops;
+
+/* A launch's handle on the runtime's device-side enqueue: the runtime
+ * embeds it in its own record of the command. */
+typedef struct skein_device_enqueue {
+  const skein_device_enqueue_ops *ops;
+} skein_device_enqueue;
 
 /* The work-items of a bounds-checked launch that made an access outside
  * its object (which was skipped), one entry per linear local id, so the

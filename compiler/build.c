@@ -25,7 +25,9 @@
 struct cc_program {
   LLVMOrcLLJITRef jit;        /* owns the machine code of every kernel */
   unsigned num_kernels;
-  cc_kernel_info *kernels;
+  cc_kernel_info *kernels;    /* the application's kernels, then the
+                                 block kernels (device_enqueue.c) */
+  unsigned num_visible;       /* kernels before the block kernels */
   unsigned char *binary;      /* cc_program_binary's container */
   size_t binary_size;
   cc_kind kind;               /* objects and libraries have no kernels */
@@ -115,7 +117,26 @@ static void drop_spir_calling_conventions(LLVMModuleRef m) {
   }
 }
 
-/* Collects the kernels and their metadata. */
+/* Adds kernel f to the program's list. */
+static cc_status add_kernel(build *b, LLVMValueRef f) {
+  unsigned k = b->p->num_kernels++;
+  b->kernels[k] = f;
+  if (!cc_kernel_info_fill(b->m, f, b->opts.kernel_arg_info,
+                           &b->p->kernels[k]))
+    return CC_OUT_OF_MEMORY;
+  unsigned req = b->p->kernels[k].required_sub_group_size;
+  if (req && !cc_sub_group_size_supported(req)) {
+    cc_log_printf(&b->log, "error: kernel '%s': intel_reqd_sub_group_size"
+                  "(%u) is not a sub-group size of the device (4, 8, 16 "
+                  "or 32)\n", b->p->kernels[k].name, req);
+    return CC_BUILD_FAILED;
+  }
+  return CC_OK;
+}
+
+/* Collects the kernels and their metadata: the application's kernels
+ * first, then the block kernels, which only enqueue_kernel launches
+ * (device_enqueue.c). */
 static cc_status find_kernels(build *b) {
   unsigned n = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
@@ -127,23 +148,19 @@ static cc_status find_kernels(build *b) {
   b->p->kernels = calloc(n + 1, sizeof(*b->p->kernels));
   if (!b->kernels || !b->wgs || !b->p->kernels)
     return CC_OUT_OF_MEMORY;
-  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
-       f = LLVMGetNextFunction(f)) {
-    if (LLVMIsDeclaration(f) ||
-        LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
-      continue;
-    unsigned k = b->p->num_kernels++;
-    b->kernels[k] = f;
-    if (!cc_kernel_info_fill(b->m, f, b->opts.kernel_arg_info,
-                             &b->p->kernels[k]))
-      return CC_OUT_OF_MEMORY;
-    unsigned req = b->p->kernels[k].required_sub_group_size;
-    if (req && !cc_sub_group_size_supported(req)) {
-      cc_log_printf(&b->log, "error: kernel '%s': intel_reqd_sub_group_size"
-                    "(%u) is not a sub-group size of the device (4, 8, 16 "
-                    "or 32)\n", b->p->kernels[k].name, req);
-      return CC_BUILD_FAILED;
+  for (int blocks = 0; blocks < 2; blocks++) {
+    for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+         f = LLVMGetNextFunction(f)) {
+      if (LLVMIsDeclaration(f) ||
+          LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv ||
+          cc_is_block_kernel(f) != (blocks == 1))
+        continue;
+      cc_status st = add_kernel(b, f);
+      if (st != CC_OK)
+        return st;
     }
+    if (!blocks)
+      b->p->num_visible = b->p->num_kernels;
   }
   return CC_OK;
 }
@@ -527,6 +544,8 @@ static cc_status backend(build *b) {
     return CC_BUILD_FAILED;
   set_target(b, b->m);
   b->p->global_var_size = global_variable_size(b->m);
+  if (!cc_device_enqueue_prepare(b->m, &b->log))
+    return CC_BUILD_FAILED;
   cc_status st = find_kernels(b);
   if (st == CC_OK) {
     choose_modes(b);
@@ -1081,16 +1100,24 @@ size_t cc_program_global_variable_size(const cc_program *p) {
 }
 
 unsigned cc_program_num_kernels(const cc_program *p) {
-  return p->num_kernels;
+  return p->num_visible;
 }
 
 const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i) {
-  return i < p->num_kernels ? &p->kernels[i] : NULL;
+  return i < p->num_visible ? &p->kernels[i] : NULL;
 }
 
 const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
                                              const char *name) {
-  for (unsigned k = 0; k < p->num_kernels; k++)
+  for (unsigned k = 0; k < p->num_visible; k++)
+    if (strcmp(p->kernels[k].name, name) == 0)
+      return &p->kernels[k];
+  return NULL;
+}
+
+const cc_kernel_info *cc_program_find_block_kernel(const cc_program *p,
+                                                   const char *name) {
+  for (unsigned k = p->num_visible; k < p->num_kernels; k++)
     if (strcmp(p->kernels[k].name, name) == 0)
       return &p->kernels[k];
   return NULL;

@@ -251,6 +251,10 @@ const cc_kernel_info *cc_program_kernel(const cc_program *p, unsigned i);
 /* NULL if the program has no kernel of that name. */
 const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
                                              const char *name);
+/* The block kernel of that name (a kernel Clang made for a block that
+ * enqueue_kernel launches; not among the kernels above), or NULL. */
+const cc_kernel_info *cc_program_find_block_kernel(const cc_program *p,
+                                                   const char *name);
 void cc_program_destroy(cc_program *p);
 
 #ifdef __cplusplus

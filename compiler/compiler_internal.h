@@ -177,6 +177,14 @@ bool cc_kernel_info_fill(LLVMModuleRef m, LLVMValueRef kernel,
                          bool want_names, cc_kernel_info *ki);
 void cc_kernel_info_free(cc_kernel_info *ki);
 
+/* Device-side enqueue (device_enqueue.c): marks every block kernel that
+ * an enqueue_kernel or get_kernel_* call takes, and replaces the
+ * kernel's address in the call by its name. False, with a log line, if a
+ * call's block kernel cannot be identified. */
+bool cc_device_enqueue_prepare(LLVMModuleRef m, cc_log *log);
+/* Whether kernel was marked by cc_device_enqueue_prepare. */
+bool cc_is_block_kernel(LLVMValueRef kernel);
+
 /* The work-group function of one kernel while it is being generated. */
 typedef struct cc_wg {
   LLVMValueRef kernel;    /* the spir_kernel function */

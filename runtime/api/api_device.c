@@ -3,6 +3,7 @@
  * clCreateSubDevices (Skein's device cannot be partitioned yet). */
 #include "../core/image.h"
 #include "../core/info.h"
+#include "../core/device_queue.h"
 #include "../core/platform.h"
 #include "../core/printf.h"
 #include <string.h>
@@ -136,6 +137,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"},
       /* Last: listed only while image support is on. */
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
@@ -246,10 +248,24 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_command_queue_properties,
                   CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
                       CL_QUEUE_PROFILING_ENABLE);
+  /* On-device queues (runtime/core/device_queue.c): always out of order,
+   * optionally profiling; the default one is replaceable. */
   case CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES:
-    RT_INFO_VALUE(cl_command_queue_properties, 0);
+    RT_INFO_VALUE(cl_command_queue_properties,
+                  CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                      CL_QUEUE_PROFILING_ENABLE);
   case CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES:
-    RT_INFO_VALUE(cl_device_device_enqueue_capabilities, 0);
+    RT_INFO_VALUE(cl_device_device_enqueue_capabilities,
+                  CL_DEVICE_QUEUE_SUPPORTED |
+                      CL_DEVICE_QUEUE_REPLACEABLE_DEFAULT);
+  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
+    RT_INFO_VALUE(cl_uint, RT_DQ_PREFERRED_SIZE);
+  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
+    RT_INFO_VALUE(cl_uint, RT_DQ_MAX_SIZE);
+  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
+    RT_INFO_VALUE(cl_uint, RT_DQ_MAX_QUEUES);
+  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
+    RT_INFO_VALUE(cl_uint, RT_DQ_MAX_EVENTS);
   /* Every SVM capability: kernels run in the host's address space on
    * its coherent memory, so any host pointer (clSVMAlloc's or malloc's)
    * is valid in a kernel, and atomics on it are the CPU's atomics that
@@ -435,10 +451,6 @@ static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
   case CL_DEVICE_MAX_PIPE_ARGS:
   case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
   case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
-  case CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE:
-  case CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE:
-  case CL_DEVICE_MAX_ON_DEVICE_QUEUES:
-  case CL_DEVICE_MAX_ON_DEVICE_EVENTS:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     RT_INFO_VALUE(cl_uint, 0);
   /* "If the device cannot be partitioned ... a value of 0 will be

@@ -12,6 +12,7 @@
 #include "../core/image.h"
 #include "../core/platform.h"
 #include "../core/printf.h"
+#include "../core/device_queue.h"
 #include "../core/svm.h"
 #include "../../scheduler/scheduler.h"
 #include <stdatomic.h>
@@ -34,6 +35,8 @@ typedef struct ndrange_cmd {
                                   and the report after them, else NULL */
   void **slots;                /* launch.args */
   unsigned char *data;         /* argument bytes, RT_LOCAL_ALIGN aligned */
+  rt_dq_host dq;               /* launch.device_enqueue: the children its
+                                  work-items enqueue (device_queue.c) */
 } ndrange_cmd;
 
 /* The launch geometry after validation: unused dimensions hold offset 0,
@@ -219,6 +222,9 @@ static ndrange_cmd *ndrange_create(cl_kernel k, const ndrange_dims *d,
   c->launch.sub_group_size = k->info->sub_group_size;
   c->launch.args = c->slots;
   c->launch.hooks = sched_hooks(); /* fiber mode: run_fibers, barrier */
+  rt_dq_host_init(&c->dq, k->program->cc, k->program->context,
+                  k->program->context->device);
+  c->launch.device_enqueue = &c->dq.de;
   for (int i = 0; i < 3; i++) {
     c->launch.global_offset[i] = d->offset[i];
     c->launch.global_size[i] = d->global[i];
@@ -254,6 +260,9 @@ static cl_int ndrange_run(cl_event ev) {
   int ran = sched_run(&c->job);
   rt_printf_flush(c->launch.printf_buffer);
   c->launch.printf_buffer = NULL;
+  /* The child kernels its work-items enqueued, and theirs: the command
+   * completes after its whole tree (device_queue.c). */
+  cl_int children = rt_dq_host_finish(&c->dq);
   /* CL_OUT_OF_RESOURCES: a failure to allocate resources on the device:
    * a worker pool that could not be started (no address space for its
    * local memory blocks), which ran nothing; a work-item stack that
@@ -263,7 +272,9 @@ static cl_int ndrange_run(cl_event ev) {
     return CL_OUT_OF_RESOURCES;
   if (c->launch.bounds && rt_bounds_report(c->kernel, &c->launch))
     return CL_OUT_OF_RESOURCES;
-  return atomic_load(&c->failed) ? CL_OUT_OF_RESOURCES : CL_SUCCESS;
+  if (atomic_load(&c->failed))
+    return CL_OUT_OF_RESOURCES;
+  return children;
 }
 
 static void ndrange_free_payload(cl_event ev) {

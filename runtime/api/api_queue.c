@@ -1,6 +1,7 @@
 /* This file contains the command-queue entry points: creation with
  * properties, reference counting, info queries, clFlush and clFinish. */
 #include "../core/context.h"
+#include "../core/device_queue.h"
 #include "../core/event.h"
 #include "../core/info.h"
 #include "../core/platform.h"
@@ -59,9 +60,6 @@ static cl_int check_queue_args(cl_context context, cl_device_id device,
   RT_RETURN_IF((properties & CL_QUEUE_ON_DEVICE) &&
                    !(properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
                CL_INVALID_VALUE);
-  /* CL_INVALID_QUEUE_PROPERTIES if values specified in properties are
-   * valid but are not supported by the device (no on-device queues). */
-  RT_RETURN_IF(properties & CL_QUEUE_ON_DEVICE, CL_INVALID_QUEUE_PROPERTIES);
   return CL_SUCCESS;
 }
 
@@ -70,6 +68,12 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(
     cl_command_queue_properties properties, cl_int *errcode_ret) {
   cl_int err = check_queue_args(context, device, properties);
   RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
+  /* CL_INVALID_QUEUE_PROPERTIES if values specified in properties are
+   * valid but are not supported by the device: the OpenCL 1.x creator
+   * makes host queues only (on-device queues need
+   * clCreateCommandQueueWithProperties). */
+  RT_FAIL_IF(properties & CL_QUEUE_ON_DEVICE, CL_INVALID_QUEUE_PROPERTIES,
+             errcode_ret);
   return queue_new(context, device, properties, NULL, 0, errcode_ret);
 }
 
@@ -77,6 +81,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context context, cl_device_id device,
     const cl_queue_properties *properties, cl_int *errcode_ret) {
   cl_command_queue_properties flags = 0;
+  cl_queue_properties size = 0;
   size_t n = 0;
   bool seen_props = false, seen_size = false;
   for (; properties && properties[n]; n += 2) {
@@ -87,9 +92,9 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
       flags = properties[n + 1];
       break;
     case CL_QUEUE_SIZE:
-      /* Only valid for on-device queues, which are refused below. */
       RT_FAIL_IF(seen_size, CL_INVALID_VALUE, errcode_ret);
       seen_size = true;
+      size = properties[n + 1];
       break;
     default:
       /* CL_INVALID_VALUE if values specified in properties are not
@@ -99,26 +104,58 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
   }
   cl_int err = check_queue_args(context, device, flags);
   RT_FAIL_IF(err != CL_SUCCESS, err, errcode_ret);
-  /* CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE is invalid. */
-  RT_FAIL_IF(seen_size, CL_INVALID_VALUE, errcode_ret);
-  return queue_new(context, device, flags, properties,
-                   properties ? n + 1 : 0, errcode_ret);
+  bool on_device = flags & CL_QUEUE_ON_DEVICE;
+  /* CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE is invalid; with it, the
+   * size must be at most CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE (and not 0). */
+  RT_FAIL_IF(seen_size && !on_device, CL_INVALID_VALUE, errcode_ret);
+  RT_FAIL_IF(seen_size && (size == 0 || size > RT_DQ_MAX_SIZE),
+             CL_INVALID_VALUE, errcode_ret);
+  cl_command_queue q = queue_new(context, device, flags, properties,
+                                 properties ? n + 1 : 0, errcode_ret);
+  if (!q || !on_device)
+    return q;
+  /* An on-device queue: a type of its own, so that host commands refuse
+   * it; the default one of a context is made once and then returned,
+   * retained. */
+  q->obj.type = RT_DEVICE_QUEUE;
+  q->device_queue_size = seen_size ? (cl_uint)size : RT_DQ_PREFERRED_SIZE;
+  cl_command_queue existing;
+  cl_int err2 = rt_device_queue_register(
+      q, flags & CL_QUEUE_ON_DEVICE_DEFAULT, &existing);
+  if (err2 != CL_SUCCESS || existing) {
+    pthread_mutex_destroy(&q->lock);
+    pthread_cond_destroy(&q->idle);
+    free(q->prop_list);
+    clReleaseContext(q->context);
+    free(q);
+    /* CL_OUT_OF_RESOURCES: more than CL_DEVICE_MAX_ON_DEVICE_QUEUES. */
+    RT_FAIL_IF(err2 != CL_SUCCESS, err2, errcode_ret);
+  }
+  return existing ? existing : q;
+}
+
+/* Host and on-device queues alike. */
+static bool any_queue(cl_command_queue q) {
+  return rt_is(q, RT_QUEUE) || rt_is(q, RT_DEVICE_QUEUE);
 }
 
 cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue q) {
-  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  RT_RETURN_IF(!any_queue(q), CL_INVALID_COMMAND_QUEUE);
   rt_retain(q);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
-  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  RT_RETURN_IF(!any_queue(q), CL_INVALID_COMMAND_QUEUE);
   /* clReleaseCommandQueue performs an implicit flush. */
   rt_executor_flush();
   /* Commands hold references on their queue, so the last release comes
    * after every command has completed. */
+  bool on_device = q->obj.type == RT_DEVICE_QUEUE;
   if (!rt_release_last(q))
     return CL_SUCCESS;
+  if (on_device)
+    rt_device_queue_unregister(q);
   if (q->last)
     rt_event_release(q->last);
   if (q->barrier)
@@ -307,7 +344,7 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
                                          size_t param_value_size,
                                          void *param_value,
                                          size_t *param_value_size_ret) {
-  RT_RETURN_IF(!rt_is(q, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
+  RT_RETURN_IF(!any_queue(q), CL_INVALID_COMMAND_QUEUE);
   switch (param_name) {
   case CL_QUEUE_CONTEXT:
     RT_INFO_VALUE(cl_context, q->context);
@@ -322,9 +359,12 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
   case CL_QUEUE_SIZE:
     /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid
      * command-queue for the device (a host queue has no size). */
-    RT_FAIL(CL_INVALID_COMMAND_QUEUE);
+    if (q->obj.type != RT_DEVICE_QUEUE)
+      RT_FAIL(CL_INVALID_COMMAND_QUEUE);
+    RT_INFO_VALUE(cl_uint, q->device_queue_size);
   case CL_QUEUE_DEVICE_DEFAULT:
-    RT_INFO_VALUE(cl_command_queue, NULL);
+    /* The device's current default on-device queue (NULL if none). */
+    RT_INFO_VALUE(cl_command_queue, rt_device_queue_default(q->context));
   default:
     RT_FAIL(CL_INVALID_VALUE);
   }
@@ -333,11 +373,17 @@ cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,
 cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context,
                                                   cl_device_id device,
                                                   cl_command_queue q) {
+  /* CL_INVALID_CONTEXT if context is not a valid context. */
   RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* CL_INVALID_DEVICE if device is not a valid device or is not
+   * associated with context. */
   RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* CL_INVALID_OPERATION if device does not support a replaceable default
-   * on-device queue. Checked before the queue: a device without on-device
-   * queues has no valid queue to give here (the CTS passes NULL). */
-  (void)q;
-  return CL_INVALID_OPERATION;
+  RT_RETURN_IF(!rt_context_has_device(context, device), CL_INVALID_DEVICE);
+  /* CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue
+   * for device: an on-device queue of this context and device. */
+  RT_RETURN_IF(!rt_is(q, RT_DEVICE_QUEUE) || q->context != context ||
+                   q->device != device,
+               CL_INVALID_COMMAND_QUEUE);
+  rt_device_queue_set_default(context, q);
+  return CL_SUCCESS;
 }

@@ -21,6 +21,8 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_atomic_scope_device __opencl_c_atomic_scope_all_devices "    \
   "__opencl_c_generic_address_space "                                      \
   "__opencl_c_program_scope_global_variables"
+/* Device-side enqueue (runtime/core/device_queue.c). */
+#define RT_ENQUEUE_FEATURES "__opencl_c_device_enqueue"
 #define RT_IMAGE_FEATURES                                                  \
   "__opencl_c_images __opencl_c_read_write_images "                        \
   "__opencl_c_3d_image_writes"
@@ -171,8 +173,9 @@ static void rt_device_init(void) {
   d->caps.extensions = extensions;
   /* Image types, sampler_t and the image builtins (builtins/image.cl)
    * only exist for programs while image support is on. */
-  d->caps.features = d->images ? RT_FEATURES " " RT_IMAGE_FEATURES
-                               : RT_FEATURES;
+  d->caps.features = d->images ? RT_FEATURES " " RT_ENQUEUE_FEATURES
+                                   " " RT_IMAGE_FEATURES
+                               : RT_FEATURES " " RT_ENQUEUE_FEATURES;
   d->caps.max_cl_c_version = 300;
 }
 

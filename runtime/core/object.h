@@ -28,6 +28,7 @@ typedef enum rt_type {
   RT_PROGRAM,
   RT_KERNEL,
   RT_SAMPLER,
+  RT_DEVICE_QUEUE,      /* an on-device cl_command_queue (device_queue.h) */
 } rt_type;
 
 typedef struct rt_object {

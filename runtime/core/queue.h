@@ -27,6 +27,9 @@ struct _cl_command_queue {
                                           itself when it completes) */
   _Atomic unsigned outstanding;        /* submitted, not complete; written
                                           with the lock, polled without */
+  /* On-device queues (type RT_DEVICE_QUEUE; runtime/core/device_queue.c): */
+  cl_uint device_queue_size;           /* CL_QUEUE_SIZE in bytes */
+  _Atomic unsigned dq_used;            /* child commands not yet run */
 };
 
 static inline bool rt_queue_in_order(cl_command_queue q) {
