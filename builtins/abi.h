@@ -219,6 +219,13 @@ struct skein_hooks {
    * resume. Never called in loop or region mode. */
   void (*sub_group_operation)(skein_group *g, skein_sub_group_op op,
                               const void *site, void *member);
+  /* Fiber mode's yield, called on each trip round a loop that waits for
+   * another work-item (compiler/forward_progress.c): runs work-items of
+   * the other sub-groups until each parks or returns (then those of the
+   * caller's own), and resumes the caller, which never parks. This is
+   * what gives sub-groups independent forward progress. Never called in
+   * loop or region mode (such kernels run in fiber mode). */
+  void (*yield)(skein_group *g);
 };
 
 /* skein_hooks.address_kind's answers: the group's local memory, the

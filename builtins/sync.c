@@ -35,6 +35,16 @@ void __skein_ctx__Z18work_group_barrierj12memory_scope(skein_group *g,
   __skein_ctx__Z7barrierj(g, flags);
 }
 
+/* The yield compiler/forward_progress.c puts into loops that wait for
+ * another work-item: the compiler fences keep the loop's reads inside
+ * the loop, after the other work-items' writes. */
+void __skein_ctx___skein_yield(skein_group *g) {
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+  if (g->fiber && g->launch->hooks->yield)
+    g->launch->hooks->yield(g);
+  __atomic_signal_fence(__ATOMIC_SEQ_CST);
+}
+
 /* The legacy fences order one work-item's accesses for the other
  * work-items of its group (memory_scope_work_group, spec 6.15.12.3):
  * those run on this same thread, so a compiler fence is enough. */

@@ -174,14 +174,19 @@ static bool force_fiber(void) {
 
 /* Loop mode cannot run a kernel that waits for its whole group: a kernel
  * that reaches a barrier or a collective through any call chain runs in
- * fiber mode. */
-static void choose_modes(build *b) {
+ * fiber mode. So does one with a loop that waits for another work-item
+ * (it gets yields first: forward_progress.c), unless the program was
+ * built with -cl-no-subgroup-ifp. */
+static cc_status choose_modes(build *b) {
+  if (!b->opts.no_subgroup_ifp && !cc_insert_progress_yields(b->m))
+    return CC_OUT_OF_MEMORY;
   bool all = force_fiber();
   for (unsigned k = 0; k < b->p->num_kernels; k++) {
     const char *what = NULL;
     b->p->kernels[k].uses_barriers =
         cc_reaches_barrier(b->kernels[k], &what) || all;
   }
+  return CC_OK;
 }
 
 /* Bounds-checked mode: -skein-bounds-check, or SKEIN_BOUNDS_CHECK=1 for
@@ -547,8 +552,9 @@ static cc_status backend(build *b) {
   if (!cc_device_enqueue_prepare(b->m, &b->log))
     return CC_BUILD_FAILED;
   cc_status st = find_kernels(b);
+  if (st == CC_OK)
+    st = choose_modes(b);
   if (st == CC_OK) {
-    choose_modes(b);
     cc_printf_lower(b->m, b->kernels, b->p->kernels, b->p->num_kernels);
     if (bounds_wanted(b))
       st = instrument_bounds(b);

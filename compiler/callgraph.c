@@ -29,9 +29,17 @@ static LLVMValueRef direct_callee(LLVMValueRef inst) {
  * mode keeps per work-item. Not async_work_group_copy, which only
  * contains the words, nor the queries of the launch alone
  * (get_sub_group_id..., sub_group_ballot_bit_count/_bit_extract/
- * _find_lsb/_find_msb). */
+ * _find_lsb/_find_msb). And __skein_yield, the yield that
+ * forward_progress.c puts into loops that wait for another work-item:
+ * only fiber mode lets that one run meanwhile. */
 static bool is_barrier_like(const char *name) {
-  if (strcmp(name, "_Z7barrierj") == 0)
+  /* The pipe reservations and commits of a work-group or sub-group
+   * (Clang's unmangled __work_group_reserve_read_pipe ...,
+   * builtins/pipes.c) are collectives too. */
+  if (strncmp(name, "__work_group_", 13) == 0 ||
+      strncmp(name, "__sub_group_", 12) == 0)
+    return true;
+  if (strcmp(name, "_Z7barrierj") == 0 || strcmp(name, "__skein_yield") == 0)
     return true;
   if (strncmp(name, "_Z", 2) != 0)
     return false;

@@ -38,6 +38,9 @@ typedef struct cc_options {
   bool bounds_check;      /* -skein-bounds-check (or SKEIN_BOUNDS_CHECK=1):
                              every global, constant and local access
                              checked (bounds_check.cpp) */
+  bool no_subgroup_ifp;   /* -cl-no-subgroup-ifp: loops that wait for
+                             another work-item get no yield and keep
+                             their mode (forward_progress.c) */
 } cc_options;
 
 /* Translates an OpenCL build option string (may be NULL) and the device
@@ -280,8 +283,16 @@ bool cc_is_workitem_builtin(const char *name);
 bool cc_reaches_loop(LLVMValueRef fn, unsigned depth);
 
 /* True if fn can reach (through calls) a barrier or a work-group
- * collective; *what receives the first such callee's name. */
+ * collective, or a loop that waits for another work-item (a yield of
+ * cc_insert_progress_yields); *what receives the first such callee's
+ * name. */
 bool cc_reaches_barrier(LLVMValueRef fn, const char **what);
+
+/* Puts a call of __skein_yield() on the back edges of every loop of m
+ * that waits for another work-item to write memory (forward_progress.c),
+ * so that fiber mode lets the other sub-groups run there. False if
+ * memory ran out (some loops may lack their yield). */
+bool cc_insert_progress_yields(LLVMModuleRef m);
 
 /* Marks declaration fn as needing the work-item's group: its callers are
  * inlined like those of work-item builtins (cc_mark_workitem_inline). */

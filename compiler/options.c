@@ -177,10 +177,12 @@ static int translate(cc_options *o, const char *tok, const char **p,
    * not register debug info with debuggers yet). */
   if (strcmp(tok, "-g") == 0)
     return push(o, "-debug-info-kind=line-tables-only") ? 1 : -1;
-  /* Accepted, no effect: subgroups are not independent-forward-progress
-   * anyway. */
-  if (strcmp(tok, "-cl-no-subgroup-ifp") == 0)
+  /* The program does not need its sub-groups to make independent
+   * forward progress: its waiting loops keep the fast modes. */
+  if (strcmp(tok, "-cl-no-subgroup-ifp") == 0) {
+    o->no_subgroup_ifp = true;
     return 1;
+  }
   if (strcmp(tok, "-cl-denorms-are-zero") == 0)
     return push(o, "-fdenormal-fp-math-f32=preserve-sign") ? 1 : -1;
   if (strncmp(tok, "-cl-std=", 8) == 0) {

@@ -163,6 +163,11 @@ static bool scan(Cutter &c) {
       if (name == "__skein_ctx___skein_printf" ||
           name.starts_with("__skein_ctx___skein_bounds_"))
         continue;
+      if (name == "__skein_ctx___skein_yield") {
+        c.why = "a loop waits for another work-item: it yields to the "
+                "other sub-groups (forward_progress.c)";
+        return false;
+      }
       if (name.starts_with("__skein_ctx_")) {
         Sync s;
         if (!classify(call, name, &s)) {

@@ -53,13 +53,13 @@ static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
   b.CreateMemCpy(copy, MaybeAlign(8), launch, MaybeAlign(8),
                  dl.getTypeAllocSize(c.launch_ty));
   // skein_hooks: run_fibers, barrier, address_kind, sub_group_barrier,
-  // sub_group_operation (fiber mode's only: region mode takes no
-  // function that parks, so it stays null like run_fibers).
-  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 5);
+  // sub_group_operation, yield (fiber mode's only: region mode takes no
+  // function that parks or yields, so they stay null like run_fibers).
+  ArrayType *hooks_ty = ArrayType::get(b.getPtrTy(), 6);
   Value *hooks = b.CreateAlloca(hooks_ty, nullptr, "hooks");
   Value *real = b.CreateLoad(b.getPtrTy(),
                              b.CreateStructGEP(c.launch_ty, launch, L_HOOKS));
-  for (unsigned k = 0; k < 5; k++) {
+  for (unsigned k = 0; k < 6; k++) {
     Value *hook = k == 1 || k == 3 ? (Value *)nop_barrier(m)
                   : k == 2 ? b.CreateLoad(b.getPtrTy(),
                                           b.CreateConstInBoundsGEP1_32(

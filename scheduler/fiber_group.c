@@ -491,6 +491,34 @@ static void fiber_sub_group_operation(skein_group *g, skein_sub_group_op op,
   park(self);
 }
 
+/* skein_hooks.yield: the caller stays runnable and lets others run
+ * meanwhile: first the other sub-groups, each from its next runnable
+ * work-item (or by serving it, as choose does), then the rest of its own
+ * sub-group. It never releases a work-group barrier (the caller has not
+ * arrived) nor serves its own sub-group (the caller can still run on).
+ * Whoever runs next comes back here through choose when it parks, since
+ * the caller is runnable. */
+static void fiber_yield(skein_group *g) {
+  fiber_item *self = g->fiber;
+  fiber_run *r = self->run;
+  unsigned size = r->sub_group_size;
+  unsigned mine = self->index / size, first = mine * size;
+  unsigned groups = (r->n + size - 1) / size;
+  fiber_item *next = NULL;
+  for (unsigned k = 1; k < groups && !next; k++) {
+    unsigned f = (mine + k) % groups * size;
+    next = sub_group_next(r, f, r->n - f < size ? r->n : f + size);
+  }
+  unsigned count = r->n - first < size ? r->n - first : size;
+  for (unsigned k = 1; k < count && !next; k++) {
+    fiber_item *it = &r->items[first + (self->index - first + k) % count];
+    if (!it->done && it->wait == WAIT_NONE)
+      next = it;
+  }
+  if (next)
+    switch_to(r, &self->ctx, next);
+}
+
 /* Linear local id i as (x, y, z), x fastest. */
 static void local_id_of(const skein_group *proto, unsigned i, uint64_t id[3]) {
   id[0] = i % proto->local_size[0];
@@ -609,6 +637,7 @@ static const skein_hooks fiber_hooks = {
     .address_kind = fiber_address_kind,
     .sub_group_barrier = fiber_sub_group_barrier,
     .sub_group_operation = fiber_sub_group_operation,
+    .yield = fiber_yield,
 };
 
 const skein_hooks *sched_hooks(void) { return &fiber_hooks; }

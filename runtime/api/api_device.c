@@ -67,6 +67,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_int64_extended_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_extended_bit_ops"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_work_group_uniform_arithmetic"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroups"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_extended_types"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_non_uniform_vote"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_ballot"},
@@ -221,10 +222,12 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
   case CL_DEVICE_PIPE_SUPPORT:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
   /* Sub-groups of a work-group run on one thread, one at a time, and
-   * switch only where a work-item waits (a barrier, a collective): one
-   * that spins on another sub-group's progress would never let it run. */
+   * switch where a work-item waits (a barrier, a collective) and on each
+   * trip round a loop that waits for another work-item's write
+   * (compiler/forward_progress.c): a sub-group that spins on another's
+   * progress lets it run. */
   case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
-    RT_INFO_VALUE(cl_bool, CL_FALSE);
+    RT_INFO_VALUE(cl_bool, CL_TRUE);
   /* Sub-groups are runs of cc_sub_group_size() work-items (the SIMD
    * width for 32-bit lanes), or of the size a kernel requires, as small
    * as the smallest of CL_DEVICE_SUB_GROUP_SIZES_INTEL: as many as fill

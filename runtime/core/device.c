@@ -28,11 +28,9 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_3d_image_writes"
 
 /* The device extensions; RT_IMAGE_EXTENSIONS join them when image support
- * is on. Not cl_khr_subgroups: the extension promises that the sub-groups
- * of a work-group make independent forward progress, which Skein's do not
- * (CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS is false); OpenCL C
- * 3.0 programs get sub-groups through the __opencl_c_subgroups feature,
- * for which that progress is optional. */
+ * is on. cl_khr_subgroups promises that the sub-groups of a work-group
+ * make independent forward progress: loops that wait for another
+ * work-item yield to the other sub-groups (compiler/forward_progress.c). */
 #define RT_EXTENSIONS                                                      \
   "cl_khr_byte_addressable_store cl_khr_fp64 cl_khr_fp16 "                 \
   "cl_khr_global_int32_base_atomics "                                      \
@@ -41,6 +39,7 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_local_int32_extended_atomics "                                   \
   "cl_khr_int64_base_atomics cl_khr_int64_extended_atomics "               \
   "cl_khr_extended_bit_ops cl_khr_work_group_uniform_arithmetic "          \
+  "cl_khr_subgroups "                                                     \
   "cl_khr_subgroup_extended_types cl_khr_subgroup_non_uniform_vote "       \
   "cl_khr_subgroup_ballot cl_khr_subgroup_non_uniform_arithmetic "         \
   "cl_khr_subgroup_shuffle cl_khr_subgroup_shuffle_relative "              \
