@@ -108,16 +108,51 @@ static void mark_block_kernel(LLVMModuleRef m, LLVMValueRef kernel) {
   LLVMGlobalSetMetadata(kernel, kind, LLVMMDNodeInContext2(ctx, spaces, n));
 }
 
+/* Whether f is a block's invoke function (not a block kernel). */
+static bool is_invoke(LLVMValueRef f) {
+  size_t len;
+  return f && !LLVMIsDeclaration(f) &&
+         strstr(LLVMGetValueName2(f, &len), "_block_invoke") &&
+         LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv;
+}
+
+/* A program-scope block (a global block literal) holds its invoke
+ * function's address in its initializer: NULL there too. */
+static void drop_invoke_initializers(LLVMModuleRef m) {
+  for (LLVMValueRef g = LLVMGetFirstGlobal(m); g; g = LLVMGetNextGlobal(g)) {
+    LLVMValueRef init = LLVMIsDeclaration(g) ? NULL : LLVMGetInitializer(g);
+    if (!init || LLVMGetTypeKind(LLVMTypeOf(init)) != LLVMStructTypeKind)
+      continue;
+    unsigned n = LLVMGetNumOperands(init);
+    if (n == 0 || n > 64)
+      continue;
+    LLVMValueRef ops[64];
+    bool changed = false;
+    for (unsigned i = 0; i < n; i++) {
+      ops[i] = LLVMGetOperand(init, i);
+      if (is_invoke(function_of(ops[i]))) {
+        ops[i] = LLVMConstNull(LLVMTypeOf(ops[i]));
+        changed = true;
+      }
+    }
+    if (!changed)
+      continue;
+    LLVMTypeRef ty = LLVMTypeOf(init);
+    LLVMSetInitializer(
+        g, LLVMGetStructName(ty)
+               ? LLVMConstNamedStruct(ty, ops, n)
+               : LLVMConstStructInContext(LLVMGetModuleContext(m), ops, n,
+                                          LLVMIsPackedStruct(ty)));
+  }
+}
+
 bool cc_device_enqueue_prepare(LLVMModuleRef m, cc_log *log) {
   bool ok = true;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
-       f = LLVMGetNextFunction(f)) {
-    size_t len;
-    const char *name = LLVMGetValueName2(f, &len);
-    if (!LLVMIsDeclaration(f) && strstr(name, "_block_invoke") &&
-        LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
+       f = LLVMGetNextFunction(f))
+    if (is_invoke(f))
       drop_invoke_stores(f);
-  }
+  drop_invoke_initializers(m);
   for (size_t c = 0; c < sizeof block_calls / sizeof *block_calls; c++) {
     LLVMValueRef fn = LLVMGetNamedFunction(m, block_calls[c].name);
     if (!fn)

@@ -70,7 +70,7 @@ cl_int rt_device_queue_register(cl_command_queue q, bool make_default,
   if (make_default && c && c->def) {
     *existing = c->def;
     rt_retain(c->def);
-  } else if (c && c->count >= RT_DQ_MAX_QUEUES) {
+  } else if (c && c->count >= RT_DQ_MAX_QUEUES + 1) {
     err = CL_OUT_OF_RESOURCES;
   } else if (!c && !(c = calloc(1, sizeof *c))) {
     err = CL_OUT_OF_HOST_MEMORY;

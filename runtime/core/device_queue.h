@@ -20,8 +20,10 @@
 #define RT_DQ_MAX_EVENTS 1024u
 
 /* Registers a new device queue q of its context: counts it, and with
- * make_default makes it the context's default device queue. If the
- * context already has RT_DQ_MAX_QUEUES, returns CL_OUT_OF_RESOURCES. If
+ * make_default makes it the context's default device queue. A context
+ * has at most RT_DQ_MAX_QUEUES queues besides its default one (the
+ * conformance tests make that many next to the default): past that,
+ * returns CL_OUT_OF_RESOURCES. If
  * make_default and the context has a default queue, *existing receives
  * it, retained, and q must be discarded. */
 cl_int rt_device_queue_register(cl_command_queue q, bool make_default,
