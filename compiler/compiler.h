@@ -55,6 +55,8 @@ typedef enum cc_arg_kind {
   CC_ARG_VALUE,        /* by value: scalar, vector or struct of size bytes */
   CC_ARG_SAMPLER,      /* sampler_t: its 64-bit sampler_t bits (abi.h) */
   CC_ARG_IMAGE,        /* image types: the image's skein_image address */
+  CC_ARG_PIPE,         /* pipe types: the pipe's skein_pipe address
+                          (builtins/pipes.h) */
 } cc_arg_kind;
 
 typedef struct cc_arg_info {

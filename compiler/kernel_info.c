@@ -102,10 +102,16 @@ static void arg_kind(LLVMModuleRef m, LLVMValueRef kernel, unsigned i,
   /* A __local argument is given only a size by clSetKernelArg. */
   a->size = as == 3 ? 0 : (size_t)LLVMABISizeOfType(td, ty);
   char *base = md_str(kernel, "kernel_arg_base_type", i);
-  if (base && strcmp(base, "sampler_t") == 0)
+  char *qual = md_str(kernel, "kernel_arg_type_qual", i);
+  /* A pipe's type name is its packet type's; "pipe" is among the type
+   * qualifiers (Clang gives it the global address space). */
+  if (qual && has_word(qual, "pipe"))
+    a->kind = CC_ARG_PIPE;
+  else if (base && strcmp(base, "sampler_t") == 0)
     a->kind = CC_ARG_SAMPLER;
   else if (base && as == 1 && is_image_type_name(base))
     a->kind = CC_ARG_IMAGE;
+  free(qual);
   free(base);
 }
 

@@ -1,5 +1,5 @@
 /* This file contains the entry points of the ICD dispatch table that
- * Skein does not implement yet (pipes, sub-devices, native kernels,
+ * Skein does not implement yet (sub-devices, native kernels,
  * GL/EGL/D3D sharing). Each answers with the error the
  * OpenCL 3.0 specification names when the device lacks the feature.
  * Implementing one means deleting its stub here. */
@@ -493,26 +493,3 @@ WEAK cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(
    * has no cl_khr_egl_image / cl_khr_egl_event, so none is. */
   MISSING_OBJ(CL_INVALID_EGL_OBJECT_KHR, errcode_ret);
 }
-
-WEAK cl_mem CL_API_CALL clCreatePipe(cl_context context,
-                                     cl_mem_flags flags,
-                                     cl_uint pipe_packet_size,
-                                     cl_uint pipe_max_packets,
-                                     const cl_pipe_properties *properties,
-                                     cl_int *errcode_ret) {
-  /* CL_INVALID_CONTEXT if context is not a valid context object. */
-  RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
-  /* CL_INVALID_OPERATION if no devices in context support pipes. */
-  MISSING_OBJ(CL_INVALID_OPERATION, errcode_ret);
-}
-
-WEAK cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe,
-                                      cl_pipe_info param_name,
-                                      size_t param_value_size,
-                                      void *param_value,
-                                      size_t *param_value_size_ret) {
-  /* CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object: Skein
-   * creates no pipes, so no cl_mem is one. */
-  MISSING(CL_INVALID_MEM_OBJECT);
-}
-

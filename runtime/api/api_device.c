@@ -4,6 +4,7 @@
 #include "../core/image.h"
 #include "../core/info.h"
 #include "../core/device_queue.h"
+#include "../core/pipe.h"
 #include "../core/platform.h"
 #include "../core/printf.h"
 #include <string.h>
@@ -139,6 +140,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_pipes"},
       /* Last: listed only while image support is on. */
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
@@ -219,8 +221,16 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
   case CL_DEVICE_IMAGE_SUPPORT:
     RT_INFO_VALUE(cl_bool, dev->images ? CL_TRUE : CL_FALSE);
   case CL_DEVICE_ERROR_CORRECTION_SUPPORT:
-  case CL_DEVICE_PIPE_SUPPORT:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
+  /* Pipes (runtime/core/pipe.h, builtins/pipes.c). */
+  case CL_DEVICE_PIPE_SUPPORT:
+    RT_INFO_VALUE(cl_bool, CL_TRUE);
+  case CL_DEVICE_MAX_PIPE_ARGS:
+    RT_INFO_VALUE(cl_uint, RT_PIPE_MAX_ARGS);
+  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
+    RT_INFO_VALUE(cl_uint, RT_PIPE_MAX_ACTIVE_RESERVATIONS);
+  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
+    RT_INFO_VALUE(cl_uint, RT_PIPE_MAX_PACKET_SIZE);
   /* Sub-groups of a work-group run on one thread, one at a time, and
    * switch where a work-item waits (a barrier, a collective) and on each
    * trip round a loop that waits for another work-item's write
@@ -445,15 +455,12 @@ static cl_int rt_device_info_images(RT_INFO_PARAMS) {
   return RT_INFO_UNKNOWN;
 }
 
-/* Features Skein does not have: pipes, on-device queues, sub-groups and
+/* Features Skein does not have: on-device queues, sub-groups and
  * partitioning all report zero. */
 static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
   static const cl_device_partition_property no_partition = 0;
   (void)dev;
   switch (param_name) {
-  case CL_DEVICE_MAX_PIPE_ARGS:
-  case CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS:
-  case CL_DEVICE_PIPE_MAX_PACKET_SIZE:
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
     RT_INFO_VALUE(cl_uint, 0);
   /* "If the device cannot be partitioned ... a value of 0 will be

@@ -86,7 +86,8 @@ static void snapshot_arg(ndrange_cmd *c, const cc_arg_info *ai,
   *size = 0;
   switch (ai->kind) {
   case CC_ARG_GLOBAL:
-  case CC_ARG_CONSTANT: {
+  case CC_ARG_CONSTANT:
+  case CC_ARG_PIPE: {   /* a pipe's data is its ring (builtins/pipes.h) */
     if (a->is_svm) {
       /* An SVM pointer is the address itself. Bounds-checked kernels get
        * the allocation's size for a pointer to its start (0 for NULL, as

@@ -6,6 +6,7 @@
 #include "../core/context.h"
 #include "../core/mem.h"
 #include "../core/image.h"
+#include "../core/pipe.h"
 #include "../core/sampler.h"
 #include "../core/svm.h"
 #include "../core/info.h"
@@ -201,6 +202,20 @@ static cl_int check_arg(const cc_arg_info *ai, size_t arg_size,
     /* CL_INVALID_ARG_VALUE if arg_value is not NULL for an argument
      * declared with the local qualifier. */
     RT_RETURN_IF(arg_value != NULL, CL_INVALID_ARG_VALUE);
+    return CL_SUCCESS;
+  case CC_ARG_PIPE:
+    /* CL_INVALID_ARG_SIZE if the argument is a memory object and arg_size
+     * != sizeof(cl_mem). */
+    RT_RETURN_IF(arg_size != sizeof(cl_mem), CL_INVALID_ARG_SIZE);
+    /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value:
+     * a pipe argument needs its cl_mem. */
+    RT_RETURN_IF(!arg_value, CL_INVALID_ARG_VALUE);
+    *mem = *(const cl_mem *)arg_value;
+    /* CL_INVALID_MEM_OBJECT for an argument declared to be a memory
+     * object when the specified arg_value is not a valid memory object:
+     * here, not a pipe (a buffer or image is none, as a pipe is no
+     * buffer for a pointer argument). */
+    RT_RETURN_IF(!rt_is_pipe(*mem), CL_INVALID_MEM_OBJECT);
     return CL_SUCCESS;
   case CC_ARG_SAMPLER:
     /* CL_INVALID_ARG_SIZE if arg_size does not match the size of the data

@@ -20,7 +20,7 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_atomic_order_acq_rel __opencl_c_atomic_order_seq_cst "       \
   "__opencl_c_atomic_scope_device __opencl_c_atomic_scope_all_devices "    \
   "__opencl_c_generic_address_space "                                      \
-  "__opencl_c_program_scope_global_variables"
+  "__opencl_c_program_scope_global_variables __opencl_c_pipes"
 /* Device-side enqueue (runtime/core/device_queue.c). */
 #define RT_ENQUEUE_FEATURES "__opencl_c_device_enqueue"
 #define RT_IMAGE_FEATURES                                                  \
