@@ -321,6 +321,13 @@ static cl_int queue_on_device(fixture *f) {
       CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE, 0};
   return queue_props(f, p);
 }
+static cl_int queue_size_over_max(fixture *f) {
+  cl_queue_properties p[] = {
+      CL_QUEUE_PROPERTIES,
+      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE,
+      CL_QUEUE_SIZE, 8u * 1024 * 1024 + 1, 0};
+  return queue_props(f, p);
+}
 static cl_int queue_size_host(fixture *f) {
   cl_queue_properties p[] = {CL_QUEUE_SIZE, 1024, 0};
   return queue_props(f, p);
@@ -379,6 +386,11 @@ static cl_int flush_wrong(fixture *f) {
 }
 static cl_int finish_wrong(fixture *f) {
   return clFinish(WRONG(cl_command_queue, f));
+}
+static cl_int queue_legacy_on_device(fixture *f) {
+  return queue_legacy(f, f->env.context, f->env.device,
+                      CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE |
+                          CL_QUEUE_ON_DEVICE);
 }
 static cl_int default_device_queue(fixture *f) {
   return clSetDefaultDeviceCommandQueue(f->env.context, f->env.device,
@@ -1254,8 +1266,13 @@ const error_row object_rows[] = {
         "CL_QUEUE_ON_DEVICE_DEFAULT without CL_QUEUE_ON_DEVICE (not valid)",
         queue_default_without_on_device, CL_INVALID_VALUE),
     ROW("clCreateCommandQueueWithProperties",
-        "valid but not supported by device (on-device queue)", queue_on_device,
-        CL_INVALID_QUEUE_PROPERTIES),
+        "an on-device queue (out of order)", queue_on_device, CL_SUCCESS),
+    ROW("clCreateCommandQueueWithProperties",
+        "CL_QUEUE_SIZE over CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE (not valid)",
+        queue_size_over_max, CL_INVALID_VALUE),
+    ROW("clCreateCommandQueue",
+        "valid but not supported (CL_QUEUE_ON_DEVICE: host queues only)",
+        queue_legacy_on_device, CL_INVALID_QUEUE_PROPERTIES),
     ROW("clCreateCommandQueueWithProperties",
         "CL_QUEUE_SIZE without CL_QUEUE_ON_DEVICE (not valid)", queue_size_host,
         CL_INVALID_VALUE),
@@ -1289,8 +1306,8 @@ const error_row object_rows[] = {
     ROW("clFinish", "command_queue is not a valid host command-queue",
         finish_wrong, CL_INVALID_COMMAND_QUEUE),
     ROW("clSetDefaultDeviceCommandQueue",
-        "device does not support a replaceable default on-device queue",
-        default_device_queue, CL_INVALID_OPERATION),
+        "command_queue is not a valid command-queue for device (a host queue)",
+        default_device_queue, CL_INVALID_COMMAND_QUEUE),
     ROW("clSetCommandQueueProperty", "deprecated; missing in Skein",
         set_queue_property, CL_INVALID_OPERATION),
 
