@@ -214,6 +214,18 @@ bool cc_il_available(void);
 /* The highest SPIR-V version read, as major * 100 + minor (104). */
 unsigned cc_il_max_version(void);
 
+/* cl_khr_spirv_queries: the SPIR-V capabilities (their numbers), the
+ * SPIR-V extensions and the extended instruction sets (their names,
+ * static strings) that modules built for a device with caps may declare;
+ * anything else fails the build. Each writes up to max entries to out
+ * (which may be NULL) and returns how many there are. */
+unsigned cc_il_capabilities(const cc_device_caps *caps, uint32_t *out,
+                            unsigned max);
+unsigned cc_il_extensions(const cc_device_caps *caps, const char **out,
+                          unsigned max);
+unsigned cc_il_instruction_sets(const cc_device_caps *caps, const char **out,
+                                unsigned max);
+
 /* Reads il (length bytes, either byte order): the header, every
  * instruction's word count, the ids it relies on. On success *out owns
  * a copy in host byte order; otherwise *why (malloc'd, may be NULL on

@@ -18,14 +18,30 @@ typedef struct cc_il_spec_const {
   bool is_signed;   /* a signed integer type */
 } cc_il_spec_const;
 
+/* How many capabilities, extensions and instruction set imports a
+ * module may declare (more fail the build). */
+#define CC_IL_MAX_LISTED 64
+
+/* A literal string operand: its first word and its length in words. */
+typedef struct cc_il_name {
+  size_t at;
+  uint32_t words;
+} cc_il_name;
+
 /* A SPIR-V module that passed cc_il_load, in host byte order. */
 struct cc_il_module {
   uint32_t *words;
   size_t num_words;
   cc_il_spec_const *specs;
   unsigned num_specs;
-  uint32_t caps[64];          /* the first 64 OpCapability operands */
+  uint32_t caps[CC_IL_MAX_LISTED];          /* OpCapability operands */
   unsigned num_caps;
+  cc_il_name extensions[CC_IL_MAX_LISTED];  /* OpExtension names */
+  unsigned num_extensions;
+  cc_il_name imports[CC_IL_MAX_LISTED];     /* OpExtInstImport names */
+  unsigned num_imports;
+  bool too_many;                 /* more than CC_IL_MAX_LISTED of one */
+  bool subgroups_per_workgroup;  /* an execution mode Skein lacks */
   uint32_t addressing, memory_model;
   bool has_memory_model;
 };
@@ -33,10 +49,11 @@ struct cc_il_module {
 /* The spec constant with SpecId id, or NULL. */
 const cc_il_spec_const *cc_il_find_spec(const cc_il_module *m, uint32_t id);
 
-/* Logs why m cannot be built for a device with caps (capabilities beyond
- * what Skein implements, those of images and extensions only where caps
- * has them; an addressing or memory model other than Physical64 /
- * OpenCL) and returns false. */
+/* Logs why m cannot be built for a device with caps (capabilities,
+ * SPIR-V extensions or extended instruction sets other than those
+ * cc_il_capabilities, cc_il_extensions and cc_il_instruction_sets list
+ * for caps; the SubgroupsPerWorkgroup execution mode; an addressing or
+ * memory model other than Physical64 / OpenCL) and returns false. */
 bool cc_il_supported(const cc_il_module *m, const cc_device_caps *caps,
                      cc_log *log);
 

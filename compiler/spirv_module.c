@@ -15,7 +15,10 @@
 
 /* Opcodes, capabilities and decorations of the SPIR-V specification. */
 enum {
+  OP_EXTENSION = 10,
+  OP_EXT_INST_IMPORT = 11,
   OP_MEMORY_MODEL = 14,
+  OP_EXECUTION_MODE = 16,
   OP_CAPABILITY = 17,
   OP_TYPE_BOOL = 20,
   OP_TYPE_INT = 21,
@@ -24,7 +27,10 @@ enum {
   OP_SPEC_CONSTANT_FALSE = 49,
   OP_SPEC_CONSTANT = 50,
   OP_DECORATE = 71,
+  OP_EXECUTION_MODE_ID = 331,
   DECORATION_SPEC_ID = 1,
+  MODE_SUBGROUPS_PER_WORKGROUP = 36,
+  MODE_SUBGROUPS_PER_WORKGROUP_ID = 37,
   ADDRESSING_PHYSICAL64 = 2,
   MEMORY_MODEL_OPENCL = 2,
   SIGNED_TYPE = 0x100,   /* walk's size table: a signed integer type */
@@ -103,8 +109,30 @@ static bool walk(cc_il_module *m, char **why) {
         if (ids_ok)
           spec_ids[a[0]] = a[2];
       } else if (pass == 0 && op == OP_CAPABILITY && n >= 1) {
-        if (m->num_caps < sizeof(m->caps) / sizeof(m->caps[0]))
+        if (m->num_caps < CC_IL_MAX_LISTED)
           m->caps[m->num_caps++] = a[0];
+        else
+          m->too_many = true;
+      } else if (pass == 0 && (op == OP_EXTENSION ||
+                               op == OP_EXT_INST_IMPORT) && n >= 1) {
+        /* The name's words (after the result id of an import), checked
+         * by cc_il_supported; at most 64 of each kind. */
+        uint32_t skip = op == OP_EXT_INST_IMPORT ? 1 : 0;
+        cc_il_name *list = op == OP_EXTENSION ? m->extensions : m->imports;
+        unsigned *num = op == OP_EXTENSION ? &m->num_extensions
+                                           : &m->num_imports;
+        if (n <= skip)
+          ;   /* no name: spirv-val rejects it */
+        else if (*num < CC_IL_MAX_LISTED)
+          list[(*num)++] = (cc_il_name){.at = at + 1 + skip,
+                                        .words = n - skip};
+        else
+          m->too_many = true;
+      } else if (pass == 0 && ((op == OP_EXECUTION_MODE && n >= 2 &&
+                                a[1] == MODE_SUBGROUPS_PER_WORKGROUP) ||
+                               (op == OP_EXECUTION_MODE_ID && n >= 2 &&
+                                a[1] == MODE_SUBGROUPS_PER_WORKGROUP_ID))) {
+        m->subgroups_per_workgroup = true;
       } else if (pass == 0 && op == OP_MEMORY_MODEL && n >= 2) {
         m->addressing = a[0];
         m->memory_model = a[1];
@@ -221,39 +249,189 @@ static bool listed(const char *list, const char *w) {
   return false;
 }
 
-/* The capabilities of OpenCL's SPIR-V environment that Skein's kernels
- * can use: Addresses, Linkage, Kernel, Vector16, Float16Buffer, Float16,
- * Float64, Int64, Int64Atomics, Groups, Int16, GenericPointer, Int8;
- * with image support ImageBasic, ImageReadWrite, LiteralSampler,
- * Sampled1D and SampledBuffer; BitInstructions with
- * cl_khr_extended_bit_ops and GroupUniformArithmeticKHR with
- * cl_khr_work_group_uniform_arithmetic. */
+/* What a SPIR-V module may declare, each with the device extension or
+ * OpenCL C feature it needs (NULL: always): the single source of both
+ * the build's check (cc_il_supported) and the device's
+ * cl_khr_spirv_queries lists. Every entry is translated by llvm-spirv 15
+ * into calls Skein's library has (tests/test-spirv.c builds a module
+ * declaring each, and runs kernels using most). */
+typedef struct il_entry {
+  uint32_t cap;          /* a SPIR-V capability (0 in the name tables) */
+  const char *name;      /* an extension or instruction set name */
+  const char *needs;     /* a device extension or feature, or NULL */
+} il_entry;
+
+static const il_entry il_caps[] = {
+    {4, "Addresses", NULL},
+    {5, "Linkage", NULL},
+    {6, "Kernel", NULL},
+    {7, "Vector16", NULL},
+    {8, "Float16Buffer", NULL},
+    {9, "Float16", "cl_khr_fp16"},
+    {10, "Float64", "cl_khr_fp64"},
+    {11, "Int64", "__opencl_c_int64"},
+    {12, "Int64Atomics", "cl_khr_int64_base_atomics"},
+    {18, "Groups", "__opencl_c_work_group_collective_functions"},
+    {22, "Int16", NULL},
+    {38, "GenericPointer", "__opencl_c_generic_address_space"},
+    {39, "Int8", NULL},
+    /* Its SubgroupSize execution mode is intel_reqd_sub_group_size;
+     * SubgroupsPerWorkgroup fails the build (cc_il_supported). */
+    {58, "SubgroupDispatch", "__opencl_c_subgroups"},
+    {13, "ImageBasic", "__opencl_c_images"},
+    {14, "ImageReadWrite", "__opencl_c_read_write_images"},
+    {20, "LiteralSampler", "__opencl_c_images"},
+    {43, "Sampled1D", "__opencl_c_images"},
+    {44, "Image1D", "__opencl_c_images"},
+    {46, "SampledBuffer", "__opencl_c_images"},
+    {47, "ImageBuffer", "__opencl_c_images"},
+    {61, "GroupNonUniform", "__opencl_c_subgroups"},
+    {62, "GroupNonUniformVote", "cl_khr_subgroup_non_uniform_vote"},
+    {63, "GroupNonUniformArithmetic",
+     "cl_khr_subgroup_non_uniform_arithmetic"},
+    {64, "GroupNonUniformBallot", "cl_khr_subgroup_ballot"},
+    {65, "GroupNonUniformShuffle", "cl_khr_subgroup_shuffle"},
+    {66, "GroupNonUniformShuffleRelative",
+     "cl_khr_subgroup_shuffle_relative"},
+    {67, "GroupNonUniformClustered", "cl_khr_subgroup_clustered_reduce"},
+    {6025, "BitInstructions", "cl_khr_extended_bit_ops"},
+    {6026, "GroupNonUniformRotateKHR", "cl_khr_subgroup_rotate"},
+    {6400, "GroupUniformArithmeticKHR",
+     "cl_khr_work_group_uniform_arithmetic"},
+};
+
+static const il_entry il_extensions[] = {
+    {0, "SPV_KHR_no_integer_wrap_decoration", NULL},
+    {0, "SPV_KHR_linkonce_odr", NULL},
+    {0, "SPV_KHR_bit_instructions", "cl_khr_extended_bit_ops"},
+    {0, "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate"},
+    {0, "SPV_KHR_uniform_group_instructions",
+     "cl_khr_work_group_uniform_arithmetic"},
+};
+
+/* OpenCL.DebugInfo.100 is what clang -g and llvm-spirv write; the
+ * translator turns it into LLVM debug information. */
+static const il_entry il_sets[] = {
+    {0, "OpenCL.std", NULL},
+    {0, "OpenCL.DebugInfo.100", NULL},
+};
+
+/* Whether the device described by caps has what e needs. */
+static bool entry_available(const il_entry *e, const cc_device_caps *caps) {
+  return !e->needs || (caps && (listed(caps->extensions, e->needs) ||
+                                listed(caps->features, e->needs)));
+}
+
 static bool capability_supported(uint32_t cap, const cc_device_caps *caps) {
-  switch (cap) {
-  case 4: case 5: case 6: case 7: case 8: case 9: case 10: case 11:
-  case 12: case 18: case 22: case 38: case 39:
-    return true;
-  case 13: case 14: case 20: case 43: case 46:
-    return caps && listed(caps->features, "__opencl_c_images");
-  case 6025:
-    return caps && listed(caps->extensions, "cl_khr_extended_bit_ops");
-  case 6400:
-    return caps && listed(caps->extensions,
-                          "cl_khr_work_group_uniform_arithmetic");
-  default:
-    return false;
+  for (size_t i = 0; i < sizeof il_caps / sizeof il_caps[0]; i++)
+    if (il_caps[i].cap == cap)
+      return entry_available(&il_caps[i], caps);
+  return false;
+}
+
+/* Whether the string operand n of m names an entry of table (n entries)
+ * that caps has. */
+static bool name_supported(const cc_il_module *m, cc_il_name n,
+                           const il_entry *table, size_t count,
+                           const cc_device_caps *caps) {
+  const char *text = (const char *)(m->words + n.at);
+  size_t len = strnlen(text, (size_t)n.words * 4);
+  for (size_t i = 0; i < count; i++)
+    if (strlen(table[i].name) == len &&
+        memcmp(table[i].name, text, len) == 0)
+      return entry_available(&table[i], caps);
+  return false;
+}
+
+/* Logs the string operand n of m (bounded, printable) after what. */
+static void log_name(cc_log *log, const char *what, const cc_il_module *m,
+                     cc_il_name n) {
+  const char *text = (const char *)(m->words + n.at);
+  int len = (int)strnlen(text, (size_t)n.words * 4);
+  if (len > 80)
+    len = 80;
+  cc_log_printf(log, "error: SPIR-V %s \"%.*s\" is not supported by this "
+                "device\n", what, len, text);
+}
+
+/* Copies the names of the entries of table that caps has into out (up
+ * to max; NULL to count) and returns how many there are. */
+static unsigned list_names(const il_entry *table, size_t count,
+                           const cc_device_caps *caps, const char **out,
+                           unsigned max) {
+  unsigned n = 0;
+  for (size_t i = 0; i < count; i++) {
+    if (!entry_available(&table[i], caps))
+      continue;
+    if (out && n < max)
+      out[n] = table[i].name;
+    n++;
   }
+  return n;
+}
+
+unsigned cc_il_capabilities(const cc_device_caps *caps, uint32_t *out,
+                            unsigned max) {
+  unsigned n = 0;
+  for (size_t i = 0; i < sizeof il_caps / sizeof il_caps[0]; i++) {
+    if (!entry_available(&il_caps[i], caps))
+      continue;
+    if (out && n < max)
+      out[n] = il_caps[i].cap;
+    n++;
+  }
+  return n;
+}
+
+unsigned cc_il_extensions(const cc_device_caps *caps, const char **out,
+                          unsigned max) {
+  return list_names(il_extensions,
+                    sizeof il_extensions / sizeof il_extensions[0], caps,
+                    out, max);
+}
+
+unsigned cc_il_instruction_sets(const cc_device_caps *caps, const char **out,
+                                unsigned max) {
+  return list_names(il_sets, sizeof il_sets / sizeof il_sets[0], caps, out,
+                    max);
 }
 
 bool cc_il_supported(const cc_il_module *m, const cc_device_caps *caps,
                      cc_log *log) {
   bool ok = true;
+  if (m->too_many) {
+    cc_log_printf(log, "error: the SPIR-V module declares more than %d "
+                  "capabilities, extensions or instruction sets\n",
+                  CC_IL_MAX_LISTED);
+    ok = false;
+  }
   for (unsigned i = 0; i < m->num_caps; i++) {
     if (!capability_supported(m->caps[i], caps)) {
       cc_log_printf(log, "error: SPIR-V capability %u is not supported by "
                     "this device\n", m->caps[i]);
       ok = false;
     }
+  }
+  for (unsigned i = 0; i < m->num_extensions; i++) {
+    if (!name_supported(m, m->extensions[i], il_extensions,
+                        sizeof il_extensions / sizeof il_extensions[0],
+                        caps)) {
+      log_name(log, "extension", m, m->extensions[i]);
+      ok = false;
+    }
+  }
+  for (unsigned i = 0; i < m->num_imports; i++) {
+    if (!name_supported(m, m->imports[i], il_sets,
+                        sizeof il_sets / sizeof il_sets[0], caps)) {
+      log_name(log, "extended instruction set", m, m->imports[i]);
+      ok = false;
+    }
+  }
+  if (m->subgroups_per_workgroup) {
+    cc_log_printf(log, "error: the SubgroupsPerWorkgroup execution mode is "
+                  "not supported by this device (OpenCL C cannot ask for "
+                  "a number of sub-groups either)\n");
+    ok = false;
   }
   if (!m->has_memory_model) {
     cc_log_printf(log, "error: the SPIR-V module has no OpMemoryModel\n");

@@ -1,11 +1,13 @@
 /* This file contains the tests of SPIR-V programs (issue 16): the device's
  * IL reports, clCreateProgramWithIL and its KHR alias, CL_PROGRAM_IL, the
  * same kernels built from OpenCL C and from SPIR-V giving identical
- * results (a table over tests/spirv/kernels.cl), specialization constants
- * of every scalar type, builtin variables, OpenCL.std instructions and
- * decorations (tests/spirv/extinst.spvasm), the SPIR-V forms of
- * extended bit operations and uniform group arithmetic, a link of a SPIR-V object
- * with an OpenCL C one,
+ * results (a table over tests/spirv/kernels.cl, sub-group instructions
+ * included), specialization constants of every scalar type, builtin
+ * variables, OpenCL.std instructions and decorations
+ * (tests/spirv/extinst.spvasm), the SPIR-V forms of extended bit
+ * operations and uniform group arithmetic, NoSignedWrap/NoUnsignedWrap
+ * and LinkOnceODR, the cl_khr_spirv_queries lists (each entry accepted,
+ * others refused), a link of a SPIR-V object with an OpenCL C one,
  * binaries of IL programs, and malformed modules with their error codes
  * and logs, a translator that is missing, hangs or crashes. The SPIR-V
  * comes from tests/spirv/, made at build time.
@@ -14,6 +16,7 @@
 #include "test_util.h"
 
 #include <CL/cl_ext.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -21,6 +24,8 @@
 static test_env env;
 
 static uint32_t float_bits(float f);
+static void run_int_kernel(cl_program p, const char *name, int *out,
+                           size_t n);
 
 /* The file tests/spirv/ made (or holds), malloc'd; NULL if absent. */
 static void *read_file(const char *dir, const char *name, size_t *size) {
@@ -144,7 +149,7 @@ static const struct {
     {"local_barrier", 256 * 4}, {"collectives", 256 * 4},
     {"loops", 256 * 4},         {"structs", 256 * 16},
     {"workitem", 256 * 4},      {"calls", 256 * 4},
-    {"generic_ptr", 256 * 4},
+    {"generic_ptr", 256 * 4},   {"subgroups", 256 * 4},
 };
 
 /* The same kernels from OpenCL C and from SPIR-V: identical bits. */
@@ -288,6 +293,262 @@ static void test_extension_capabilities(void) {
       CHECK_EQ(out[8 * g + i], prod + scan);
     }
   }
+}
+
+/* SPV_KHR_no_integer_wrap_decoration: NoSignedWrap and NoUnsignedWrap
+ * on arithmetic that does not wrap give the plain results. */
+static void test_no_integer_wrap(void) {
+  uint32_t in[64], out[128];
+  test_seed(1617);
+  for (int i = 0; i < 64; i++)
+    in[i] = (uint32_t)test_rand() & 0xffffu;
+  run_asm("nowrap.spv", "nowrap", in, out, 128);
+  for (int i = 0; i < 64; i++) {
+    CHECK_EQ(out[i], ((in[i] * 3 + 5) << 2) - in[i]);
+    CHECK_EQ(out[64 + i], 0u - in[i]);
+  }
+}
+
+/* SPV_KHR_linkonce_odr: two IL objects that both define lo_helper with
+ * LinkOnceODR linkage link into one program (without the linkage the
+ * link fails on the duplicate symbol). */
+static void test_linkonce_odr(void) {
+  cl_program units[2];
+  void *il[2];
+  const char *files[2] = {"linkonce_a.spv", "linkonce_b.spv"};
+  for (int u = 0; u < 2; u++) {
+    size_t size;
+    il[u] = spirv(files[u], &size);
+    units[u] = from_il(il[u], size);
+    cl_int err = clCompileProgram(units[u], 1, &env.device, "", 0, NULL,
+                                  NULL, NULL, NULL);
+    if (err != CL_SUCCESS)
+      fprintf(stderr, "compile of %s failed:\n%s\n", files[u],
+              build_log(units[u]));
+    REQUIRE_OK(err);
+  }
+  cl_int err;
+  cl_program linked = clLinkProgram(env.context, 1, &env.device, "", 2,
+                                    units, NULL, NULL, &err);
+  if (err != CL_SUCCESS && linked)
+    fprintf(stderr, "link failed:\n%s\n", build_log(linked));
+  REQUIRE_OK(err);
+  int out[16];
+  run_int_kernel(linked, "linkonce_a", out, 16);
+  for (int i = 0; i < 16; i++)
+    CHECK_EQ(out[i], 7 * i + 1);
+  run_int_kernel(linked, "linkonce_b", out, 16);
+  for (int i = 0; i < 16; i++)
+    CHECK_EQ(out[i], 7 * i + 100);
+  clReleaseProgram(linked);
+  for (int u = 0; u < 2; u++) {
+    clReleaseProgram(units[u]);
+    free(il[u]);
+  }
+}
+
+/* cl_khr_spirv_queries (not in Debian's 2023.02.06 headers). */
+#define DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+
+/* What the device lists with images on (the default), each capability
+ * with the SPIR-V extension a module declaring it needs. */
+static const struct {
+  uint32_t cap;
+  const char *ext;
+} listed_caps[] = {
+    {4, NULL},      /* Addresses */
+    {5, NULL},      /* Linkage */
+    {6, NULL},      /* Kernel */
+    {7, NULL},      /* Vector16 */
+    {8, NULL},      /* Float16Buffer */
+    {9, NULL},      /* Float16 */
+    {10, NULL},     /* Float64 */
+    {11, NULL},     /* Int64 */
+    {12, NULL},     /* Int64Atomics */
+    {18, NULL},     /* Groups */
+    {22, NULL},     /* Int16 */
+    {38, NULL},     /* GenericPointer */
+    {39, NULL},     /* Int8 */
+    {58, NULL},     /* SubgroupDispatch */
+    {13, NULL},     /* ImageBasic */
+    {14, NULL},     /* ImageReadWrite */
+    {20, NULL},     /* LiteralSampler */
+    {43, NULL},     /* Sampled1D */
+    {44, NULL},     /* Image1D */
+    {46, NULL},     /* SampledBuffer */
+    {47, NULL},     /* ImageBuffer */
+    {61, NULL},     /* GroupNonUniform */
+    {62, NULL},     /* GroupNonUniformVote */
+    {63, NULL},     /* GroupNonUniformArithmetic */
+    {64, NULL},     /* GroupNonUniformBallot */
+    {65, NULL},     /* GroupNonUniformShuffle */
+    {66, NULL},     /* GroupNonUniformShuffleRelative */
+    {67, NULL},     /* GroupNonUniformClustered */
+    {6025, "SPV_KHR_bit_instructions"},
+    {6026, "SPV_KHR_subgroup_rotate"},
+    {6400, "SPV_KHR_uniform_group_instructions"},
+};
+static const char *const listed_exts[] = {
+    "SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_linkonce_odr",
+    "SPV_KHR_bit_instructions", "SPV_KHR_subgroup_rotate",
+    "SPV_KHR_uniform_group_instructions"};
+static const char *const listed_sets[] = {"OpenCL.std",
+                                          "OpenCL.DebugInfo.100"};
+
+/* A SPIR-V 1.3 module being written word by word. */
+typedef struct {
+  uint32_t w[1024];
+  unsigned n;
+} module_words;
+
+static void put(module_words *m, uint32_t op, unsigned count,
+                const uint32_t *ops) {
+  m->w[m->n++] = (count + 1) << 16 | op;
+  for (unsigned i = 0; i < count; i++)
+    m->w[m->n++] = ops[i];
+}
+
+/* An instruction whose operands are the optional id (0: none) and the
+ * literal string s. */
+static void put_string(module_words *m, uint32_t op, uint32_t id,
+                       const char *s) {
+  uint32_t ops[32] = {0};
+  unsigned n = 0;
+  if (id)
+    ops[n++] = id;
+  size_t len = strlen(s) + 1;
+  memcpy(ops + n, s, len);
+  put(m, op, n + (unsigned)((len + 3) / 4), ops);
+}
+
+/* A module declaring Addresses, Kernel and Int64, the n caps, the n_ext
+ * extensions and the n_sets instruction set imports, with one empty
+ * kernel "k" (and the SubgroupsPerWorkgroup execution mode if spw). */
+static void make_module(module_words *m, const uint32_t *caps, unsigned n,
+                        const char *const *exts, unsigned n_ext,
+                        const char *const *sets, unsigned n_sets, bool spw) {
+  enum { VOID = 1, FNTY, FN, LABEL, FIRST_SET };
+  uint32_t header[5] = {0x07230203u, 0x00010300u, 0, FIRST_SET + n_sets, 0};
+  memcpy(m->w, header, sizeof header);
+  m->n = 5;
+  const uint32_t base[3] = {4, 6, 11};
+  for (unsigned i = 0; i < 3; i++)
+    put(m, 17, 1, &base[i]);
+  for (unsigned i = 0; i < n; i++)
+    put(m, 17, 1, &caps[i]);
+  for (unsigned i = 0; i < n_ext; i++)
+    put_string(m, 10, 0, exts[i]);
+  for (unsigned i = 0; i < n_sets; i++)
+    put_string(m, 11, FIRST_SET + i, sets[i]);
+  put(m, 14, 2, (const uint32_t[]){2, 2});   /* Physical64 OpenCL */
+  uint32_t entry[3] = {6, FN, 'k'};          /* Kernel %fn "k" */
+  put(m, 15, 3, entry);
+  if (spw)   /* OpExecutionMode %fn SubgroupsPerWorkgroup 2 */
+    put(m, 16, 3, (const uint32_t[]){FN, 36, 2});
+  put(m, 19, 1, (const uint32_t[]){VOID});
+  put(m, 33, 2, (const uint32_t[]){FNTY, VOID});
+  put(m, 54, 4, (const uint32_t[]){VOID, FN, 0, FNTY});
+  put(m, 248, 1, (const uint32_t[]){LABEL});
+  put(m, 253, 0, NULL);
+  put(m, 56, 0, NULL);
+}
+
+/* Builds m; returns the error and copies the build log into why. */
+static cl_int build_module(const module_words *m, char *why, size_t size) {
+  cl_program p = from_il(m->w, m->n * 4);
+  cl_int err = clBuildProgram(p, 1, &env.device, "", NULL, NULL);
+  const char *log = build_log(p);
+  snprintf(why, size, "%s", log);
+  clReleaseProgram(p);
+  return err;
+}
+
+/* Whether the n names have s. */
+static bool has_name(const char *const *names, size_t n, const char *s) {
+  for (size_t i = 0; i < n; i++)
+    if (strcmp(names[i], s) == 0)
+      return true;
+  return false;
+}
+
+/* cl_khr_spirv_queries: the three lists are exactly what the device
+ * accepts. A module declaring every listed capability, extension and
+ * instruction set builds; one capability, extension, set or execution
+ * mode outside them fails the build with a log naming it. */
+static void test_spirv_queries(void) {
+  char text[4096];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
+                             text, NULL));
+  CHECK(strstr(text, "cl_khr_spirv_queries") != NULL);
+  const char *names[64];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device,
+                             DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR,
+                             sizeof names, names, &size));
+  size_t n_sets = size / sizeof(char *);
+  CHECK_EQ(n_sets, 2);
+  for (size_t i = 0; i < 2; i++)
+    CHECK(has_name(names, n_sets, listed_sets[i]));
+  REQUIRE_OK(clGetDeviceInfo(env.device, DEVICE_SPIRV_EXTENSIONS_KHR,
+                             sizeof names, names, &size));
+  size_t n_ext = size / sizeof(char *);
+  CHECK_EQ(n_ext, sizeof listed_exts / sizeof listed_exts[0]);
+  for (size_t i = 0; i < sizeof listed_exts / sizeof listed_exts[0]; i++)
+    CHECK(has_name(names, n_ext, listed_exts[i]));
+  cl_uint caps[64];
+  REQUIRE_OK(clGetDeviceInfo(env.device, DEVICE_SPIRV_CAPABILITIES_KHR,
+                             sizeof caps, caps, &size));
+  size_t n_caps = size / sizeof(cl_uint);
+  const size_t n_listed = sizeof listed_caps / sizeof listed_caps[0];
+  CHECK_EQ(n_caps, n_listed);
+  for (size_t i = 0; i < n_listed; i++) {
+    bool found = false;
+    for (size_t j = 0; j < n_caps; j++)
+      found |= caps[j] == listed_caps[i].cap;
+    if (!found)
+      fprintf(stderr, "capability %u not listed\n", listed_caps[i].cap);
+    CHECK(found);
+  }
+  /* Too small a buffer is CL_INVALID_VALUE, as for every query. */
+  CHECK_EQ(clGetDeviceInfo(env.device, DEVICE_SPIRV_CAPABILITIES_KHR, 4, caps,
+                           NULL),
+           CL_INVALID_VALUE);
+
+  /* Every listed capability, extension and set at once builds. */
+  static module_words m;
+  char log[16384];
+  make_module(&m, caps, (unsigned)n_caps, names, (unsigned)n_ext,
+              listed_sets, 2, false);
+  cl_int err = build_module(&m, log, sizeof log);
+  if (err != CL_SUCCESS)
+    fprintf(stderr, "module of every listed capability: %d\n%s\n", err, log);
+  CHECK_EQ(err, CL_SUCCESS);
+
+  /* Outside the lists: Pipes, DeviceEnqueue, Shader, an Intel extension,
+   * GLSL's instruction set, SubgroupsPerWorkgroup. */
+  static const uint32_t refused_caps[] = {17, 19, 1};
+  for (int i = 0; i < 3; i++) {
+    make_module(&m, &refused_caps[i], 1, NULL, 0, NULL, 0, false);
+    CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);
+    char expect[64];
+    snprintf(expect, sizeof expect, "capability %u is not supported",
+             refused_caps[i]);
+    CHECK(strstr(log, expect) != NULL);
+  }
+  const char *intel = "SPV_INTEL_subgroups";
+  make_module(&m, NULL, 0, &intel, 1, NULL, 0, false);
+  CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);
+  CHECK(strstr(log, "extension \"SPV_INTEL_subgroups\" is not") != NULL);
+  const char *glsl = "GLSL.std.450";
+  make_module(&m, NULL, 0, NULL, 0, &glsl, 1, false);
+  CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);
+  CHECK(strstr(log, "instruction set \"GLSL.std.450\" is not") != NULL);
+  const uint32_t dispatch = 58;
+  make_module(&m, &dispatch, 1, NULL, 0, NULL, 0, true);
+  CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);
+  CHECK(strstr(log, "SubgroupsPerWorkgroup") != NULL);
 }
 
 /* CL_PROGRAM_IL returns the module as given; CL_PROGRAM_SOURCE is empty;
@@ -743,9 +1004,12 @@ int main(int argc, char **argv) {
   test_program_il();
   test_extinst();
   test_extension_capabilities();
+  test_no_integer_wrap();
+  test_spirv_queries();
   test_spec_constants();
   test_binary_round_trip();
   test_link_with_c();
+  test_linkonce_odr();
   test_bad_input();
   test_translator_missing_at_build();
   test_translator_contained();

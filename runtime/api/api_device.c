@@ -14,6 +14,12 @@
  * once a compiler is available. */
 #define RT_HAVE_LINKER 1
 
+/* cl_khr_spirv_queries (OpenCL-Headers newer than Debian's 2023.02.06
+ * define them with these values). */
+#define RT_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
+#define RT_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
+#define RT_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+
 /* Returned by the query groups below for a param_name they do not know;
  * positive, so it is never mistaken for a CL error code. */
 #define RT_INFO_UNKNOWN 1
@@ -91,8 +97,9 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_il_program"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_queries"},
   };
-  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 3 };
+  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 4 };
   cl_name_version listed[sizeof extensions / sizeof extensions[0]];
   const size_t num_base = sizeof extensions / sizeof extensions[0] -
                           NUM_IMAGE_EXTENSIONS - NUM_IL_EXTENSIONS;
@@ -186,6 +193,23 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       RT_INFO_ARRAY(ils, sizeof ils / sizeof ils[0]);
     return rt_info(param_value_size, param_value, param_value_size_ret,
                    NULL, 0);
+  /* cl_khr_spirv_queries: what a module may declare
+   * (compiler/spirv_module.c); empty lists without IL. */
+  case RT_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR:
+  case RT_DEVICE_SPIRV_EXTENSIONS_KHR: {
+    const char *names[64];
+    unsigned n = 0;
+    if (dev->il)
+      n = param_name == RT_DEVICE_SPIRV_EXTENSIONS_KHR
+              ? cc_il_extensions(&dev->caps, names, 64)
+              : cc_il_instruction_sets(&dev->caps, names, 64);
+    RT_INFO_ARRAY(names, n < 64 ? n : 64);
+  }
+  case RT_DEVICE_SPIRV_CAPABILITIES_KHR: {
+    cl_uint caps[64];
+    unsigned n = dev->il ? cc_il_capabilities(&dev->caps, caps, 64) : 0;
+    RT_INFO_ARRAY(caps, n < 64 ? n : 64);
+  }
   case CL_DEVICE_BUILT_IN_KERNELS:
     RT_INFO_STRING("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:

@@ -51,10 +51,11 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
   "cl_khr_srgb_image_writes"
 /* Listed while SPIR-V programs can be built (rt_device_init): llvm-spirv
- * 15 translates NoSignedWrap/NoUnsignedWrap and LinkOnceODR linkage. */
+ * 15 translates NoSignedWrap/NoUnsignedWrap and LinkOnceODR linkage;
+ * cl_khr_spirv_queries lists what compiler/spirv_module.c accepts. */
 #define RT_IL_EXTENSIONS                                                   \
   "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration "             \
-  "cl_khr_spirv_linkonce_odr"
+  "cl_khr_spirv_linkonce_odr cl_khr_spirv_queries"
 
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 

@@ -134,3 +134,24 @@ kernel void generic_ptr(global int *out, global const uint *in, uint n) {
   *p = 7;
   out[i] += priv;
 }
+
+// Sub-group functions of the cl_khr_subgroup_* extensions: llvm-spirv
+// writes them as OpGroupNonUniform* instructions (and the required size
+// as the SubgroupSize execution mode), which the translator reads back.
+__attribute__((intel_reqd_sub_group_size(8)))
+kernel void subgroups(global uint *out, global const uint *in, uint n) {
+  size_t i = get_global_id(0);
+  uint x = in[i] % 1000u;
+  uint r = sub_group_non_uniform_reduce_add(x) ^ get_sub_group_size();
+  if (x & 1u)
+    r += sub_group_non_uniform_scan_inclusive_max(x);
+  r ^= sub_group_ballot_bit_count(sub_group_ballot(x > 500u)) << 8;
+  r += sub_group_clustered_reduce_min(x, 4u);
+  r += sub_group_shuffle(x, 1u) + sub_group_shuffle_xor(x, 2u) +
+       sub_group_shuffle_up(x, 1u) + sub_group_shuffle_down(x, 1u);
+  r += (uint)sub_group_elect() +
+       (uint)sub_group_non_uniform_all_equal(x & 0x100u);
+  r += sub_group_rotate(x, 3) + sub_group_non_uniform_broadcast(x, 2u);
+  r += sub_group_reduce_max(x) + work_group_reduce_add(x);
+  out[i] = r;
+}
