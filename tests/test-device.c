@@ -332,12 +332,11 @@ static void check_images(void) {
     CHECK(get_uint(limits[i].query) >= limits[i].min);
 }
 
-/* Pipes and partitioning are absent (device queues are there:
- * tests/test-device-enqueue.c), and every limit
- * that goes with them says so (SVM is there: tests/test-svm.c). */
+/* Partitioning is absent (device queues are there:
+ * tests/test-device-enqueue.c, pipes tests/test-pipes.c), and every limit
+ * that goes with it says so (SVM is there: tests/test-svm.c). */
 static void check_absent_features(void) {
   static const cl_device_info zero[] = {
-      CL_DEVICE_PIPE_SUPPORT, CL_DEVICE_MAX_PIPE_ARGS,
       CL_DEVICE_PARTITION_MAX_SUB_DEVICES,
       CL_DEVICE_PARTITION_AFFINITY_DOMAIN};
   for (size_t i = 0; i < sizeof zero / sizeof zero[0]; i++)

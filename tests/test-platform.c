@@ -232,10 +232,13 @@ static void test_unsupported(cl_device_id device) {
   CHECK_EQ(clGetSupportedImageFormats(ctx, CL_MEM_READ_ONLY,
                                       CL_MEM_OBJECT_BUFFER, 0, NULL, &nfmt),
            CL_INVALID_VALUE);
-  /* CL_INVALID_OPERATION if no devices in context support pipes. */
+  /* Pipes do not depend on images (tests/test-pipes.c tests them). */
   err = 1;
-  CHECK(clCreatePipe(ctx, CL_MEM_READ_WRITE, 4, 16, NULL, &err) == NULL);
-  CHECK_EQ(err, CL_INVALID_OPERATION);
+  cl_mem pipe = clCreatePipe(ctx, CL_MEM_READ_WRITE, 4, 16, NULL, &err);
+  CHECK(pipe != NULL);
+  CHECK_EQ(err, CL_SUCCESS);
+  if (pipe)
+    clReleaseMemObject(pipe);
   /* No SVM: clSVMAlloc returns NULL; clSVMFree accepts it. */
   void *svm = clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 0);
   CHECK(svm == NULL);
