@@ -473,14 +473,19 @@ static void test_flags(const char *opt) {
 
 /* A queue of 16 commands: the parent's 40 enqueues give 16 successes,
  * then CLK_DEVICE_QUEUE_FULL (the children run only after the parent);
- * each child that was accepted runs once. Invalid queues and ndranges
- * fail with their codes. */
+ * each child that was accepted runs once. A queue_t argument takes a
+ * device queue only. Invalid queues and ndranges fail with their
+ * codes. */
 static const char full_src[] =
   "kernel void fill(global int *codes, volatile global int *count) {\n"
   "  for (int k = 0; k < 40; k++)\n"
   "    codes[k] = enqueue_kernel(get_default_queue(),\n"
   "        CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),\n"
   "        ^{ atomic_inc(count); });\n"
+  "}\n"
+  "kernel void via_arg(queue_t q, global int *codes) {\n"
+  "  codes[0] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(4),\n"
+  "      ^{ codes[1 + get_global_id(0)] = 5 + (int)get_global_id(0); });\n"
   "}\n"
   "kernel void invalid(global int *codes) {\n"
   "  queue_t none = CLK_NULL_QUEUE;\n"
@@ -535,6 +540,27 @@ static void test_full(const char *opt) {
   int c[10];
   memset(c, 0, sizeof c);
   cl_mem mc = test_buffer(&env, sizeof c, c);
+  /* A queue_t argument: a device queue (here not the default one). */
+  small = device_queue(OOO_DEV, 0, &err);
+  REQUIRE_OK(err);
+  cl_kernel k = clCreateKernel(p, "via_arg", &err);
+  REQUIRE_OK(err);
+  CHECK_EQ(clSetKernelArg(k, 0, sizeof env.queue, &env.queue),
+           CL_INVALID_DEVICE_QUEUE);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof small, &small));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof mc, &mc));
+  size_t one = 1;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &one, NULL, 0,
+                                    NULL, NULL));
+  read_back(mc, c, sizeof c);
+  CHECK_EQ(c[0], 0);
+  for (int i = 0; i < 4; i++)
+    CHECK_EQ(c[1 + i], 5 + i);
+  REQUIRE_OK(clReleaseKernel(k));
+  REQUIRE_OK(clReleaseCommandQueue(small));
+  memset(c, 0, sizeof c);
+  REQUIRE_OK(clEnqueueWriteBuffer(env.queue, mc, CL_TRUE, 0, sizeof c, c, 0,
+                                  NULL, NULL));
   run(p, "invalid", 1, 0, &mc, 1, NULL, 0);
   read_back(mc, c, sizeof c);
   CHECK_EQ(c[0], -102);   /* CLK_INVALID_QUEUE */
