@@ -235,6 +235,13 @@ static cl_int check_arg(const cc_arg_info *ai, size_t arg_size,
     /* CL_INVALID_ARG_VALUE if arg_value specified is not a valid value:
      * a by-value argument needs its bytes. */
     RT_RETURN_IF(!arg_value, CL_INVALID_ARG_VALUE);
+    /* CL_INVALID_DEVICE_QUEUE for an argument declared to be of type
+     * queue_t when the specified arg_value is not a valid device queue
+     * object (the kernel receives the handle: device_queue.c). */
+    RT_RETURN_IF(strcmp(ai->type_name, "queue_t") == 0 &&
+                     !rt_is(*(const cl_command_queue *)arg_value,
+                            RT_DEVICE_QUEUE),
+                 CL_INVALID_DEVICE_QUEUE);
     return CL_SUCCESS;
   }
 }
