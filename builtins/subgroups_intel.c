@@ -108,6 +108,9 @@ ALL_SHUFFLES(c, int8_t)
 ALL_SHUFFLES(h, uint8_t)
 ALL_SHUFFLES(l, int64_t)
 ALL_SHUFFLES(m, uint64_t)
+/* half (mangled Dh) with cl_khr_fp16: the header declares these under
+ * the fp16 pragma. */
+ALL_SHUFFLES(Dh, _Float16)
 
 /* ---- Block reads and writes of global buffers ------------------------ */
 
