@@ -115,6 +115,9 @@ __SKEIN_ISG_IMAGES(uc, uchar)
 __SKEIN_ISG_IMAGE(intel_sub_group_block_read_uc16,
                   intel_sub_group_block_write_uc16, uchar16)
 #endif
+#if defined(cl_intel_subgroups_long)
+__SKEIN_ISG_IMAGES(ul, ulong)
+#endif
 #undef __SKEIN_ISG_IMAGES
 #undef __SKEIN_ISG_IMAGE
 #undef __SKEIN_ISG_IMAGE_RW

@@ -1,6 +1,6 @@
 /* This file contains cl_intel_subgroups' block reads and writes of 2D
- * images (with _ui, and _us and _uc of cl_intel_subgroups_short and
- * _char): read_only and read_write images for reads, write_only and
+ * images (with _ui, and _us, _uc and _ul of cl_intel_subgroups_short,
+ * _char and _long): read_only and read_write images for reads, write_only and
  * read_write for writes. Each passes the image's descriptor, the byte
  * coordinate, its sub-group lane and the value's size and count to
  * subgroups_intel_image.c. The lane is get_sub_group_local_id(), which
@@ -56,5 +56,6 @@ BOTH(intel_sub_group_block_read8, intel_sub_group_block_write8, uint8, uint,
 SUFFIXED(ui, uint)
 SUFFIXED(us, ushort)
 SUFFIXED(uc, uchar)
+SUFFIXED(ul, ulong)
 BOTH(intel_sub_group_block_read_uc16, intel_sub_group_block_write_uc16,
      uchar16, uchar, 16)

@@ -33,6 +33,13 @@ static const char *const src =
     "                  get_num_sub_groups() * get_group_id(0)];\n"
     "  out[get_global_id(0)] = intel_sub_group_block_read_uc(img, c);\n"
     "}\n"
+    "kernel void rd_ul(read_only image2d_t img, global ulong *out,\n"
+    "                  global const int2 *coords) {\n"
+    "  int2 c = coords[get_sub_group_id() +\n"
+    "                  get_num_sub_groups() * get_group_id(0)];\n"
+    "  vstore2(intel_sub_group_block_read_ul2(img, c), get_global_id(0),\n"
+    "          out);\n"
+    "}\n"
     "kernel void wr(write_only image2d_t img, global const int2 *coords) {\n"
     "  int2 c = coords[get_sub_group_id() +\n"
     "                  get_num_sub_groups() * get_group_id(0)];\n"
@@ -67,12 +74,12 @@ static cl_mem make_image(cl_mem_flags flags, const void *data) {
 
 /* The bytes lane reads for value k from coordinate c: row c.y + k and
  * byte c.x + lane * size, both clamped into the image. */
-static uint32_t model_read(const int *c, unsigned lane, unsigned size,
+static uint64_t model_read(const int *c, unsigned lane, unsigned size,
                            unsigned k) {
   long x = c[0] + (long)lane * size, y = c[1] + (long)k;
   y = y < 0 ? 0 : y >= H ? H - 1 : y;
   x = x < 0 ? 0 : x > ROW - (long)size ? ROW - (long)size : x;
-  uint32_t v = 0;
+  uint64_t v = 0;
   memcpy(&v, &pixels[y][x], size);
   return v;
 }
@@ -111,12 +118,17 @@ static void test_reads(void) {
   uint32_t out[2 * G * L];
   uint16_t out_us[4 * G * L];
   uint8_t out_uc[G * L];
+  uint64_t out_ul[2 * G * L];
   cl_mem ob = test_buffer(&env, sizeof out, NULL);
   cl_mem ob_us = test_buffer(&env, sizeof out_us, NULL);
   cl_mem ob_uc = test_buffer(&env, sizeof out_uc, NULL);
+  cl_mem ob_ul = test_buffer(&env, sizeof out_ul, NULL);
   run("rd", img, ob, cb);
   run("rd_us", img_rw, ob_us, cb);
   run("rd_uc", img, ob_uc, cb);
+  run("rd_ul", img, ob_ul, cb);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, ob_ul, CL_TRUE, 0,
+                                 sizeof out_ul, out_ul, 0, NULL, NULL));
   REQUIRE_OK(clEnqueueReadBuffer(env.queue, ob, CL_TRUE, 0, sizeof out, out,
                                  0, NULL, NULL));
   REQUIRE_OK(clEnqueueReadBuffer(env.queue, ob_us, CL_TRUE, 0,
@@ -132,6 +144,8 @@ static void test_reads(void) {
     for (unsigned k = 0; k < 4; k++)
       bad += out_us[4 * g + k] != model_read(c, lane, 2, k);
     bad += out_uc[g] != model_read(c, lane, 1, 0);
+    for (unsigned k = 0; k < 2; k++)
+      bad += out_ul[2 * g + k] != model_read(c, lane, 8, k);
   }
   CHECK_EQ(bad, 0);
   clReleaseMemObject(img);
@@ -140,6 +154,7 @@ static void test_reads(void) {
   clReleaseMemObject(ob);
   clReleaseMemObject(ob_us);
   clReleaseMemObject(ob_uc);
+  clReleaseMemObject(ob_ul);
 }
 
 /* Bytes that two work-items write (sub-groups run in no set order) are
