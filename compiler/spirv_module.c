@@ -278,6 +278,9 @@ static const il_entry il_caps[] = {
     /* Its SubgroupSize execution mode is intel_reqd_sub_group_size;
      * SubgroupsPerWorkgroup fails the build (cc_il_supported). */
     {58, "SubgroupDispatch", "__opencl_c_subgroups"},
+    /* OpReadPipe and friends come back as Clang's __read_pipe_2 ...,
+     * which builtins/pipes.c implements. */
+    {17, "Pipes", "__opencl_c_pipes"},
     {13, "ImageBasic", "__opencl_c_images"},
     {14, "ImageReadWrite", "__opencl_c_read_write_images"},
     {20, "LiteralSampler", "__opencl_c_images"},

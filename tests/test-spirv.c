@@ -347,6 +347,68 @@ static void test_linkonce_odr(void) {
   }
 }
 
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* The Pipes capability (listed with pipe support): a producer and a
+ * consumer kernel from SPIR-V pass every packet through a pipe once.
+ * Without pipe support the module is refused. */
+static void test_pipes(void) {
+  cl_bool pipes = CL_FALSE;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_PIPE_SUPPORT,
+                             sizeof pipes, &pipes, NULL));
+  size_t size;
+  void *il = spirv("pipes.spv", &size);
+  cl_program p = from_il(il, size);
+  if (!pipes) {
+    CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL),
+             CL_BUILD_PROGRAM_FAILURE);
+    CHECK(strstr(build_log(p), "capability 17 is not supported") != NULL);
+    clReleaseProgram(p);
+    free(il);
+    return;
+  }
+  build_or_die(p, "");
+  enum { N = 64 };
+  uint32_t in[N], out[N];
+  test_seed(1618);
+  for (int i = 0; i < N; i++)
+    in[i] = (uint32_t)test_rand() & 0x7fffffffu;
+  cl_int err;
+  cl_mem pipe = clCreatePipe(env.context, 0, 4, N, NULL, &err);
+  REQUIRE_OK(err);
+  cl_mem bi = test_buffer(&env, sizeof in, in);
+  cl_mem bo = test_buffer(&env, sizeof out, NULL);
+  cl_kernel prod = clCreateKernel(p, "pipe_producer", &err);
+  REQUIRE_OK(err);
+  cl_kernel cons = clCreateKernel(p, "pipe_consumer", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(prod, 0, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(prod, 1, sizeof pipe, &pipe));
+  REQUIRE_OK(clSetKernelArg(cons, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(cons, 1, sizeof pipe, &pipe));
+  size_t global = N, local = 16;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, prod, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, cons, 1, NULL, &global, &local,
+                                    0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  qsort(in, N, sizeof in[0], cmp_u32);
+  qsort(out, N, sizeof out[0], cmp_u32);
+  for (int i = 0; i < N; i++)
+    CHECK_EQ(out[i], in[i]);
+  clReleaseKernel(prod);
+  clReleaseKernel(cons);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(bo);
+  clReleaseMemObject(pipe);
+  clReleaseProgram(p);
+  free(il);
+}
+
 /* cl_khr_spirv_queries (not in Debian's 2023.02.06 headers). */
 #define DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
 #define DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
@@ -372,6 +434,7 @@ static const struct {
     {38, NULL},     /* GenericPointer */
     {39, NULL},     /* Int8 */
     {58, NULL},     /* SubgroupDispatch */
+    {17, NULL},     /* Pipes: only with CL_DEVICE_PIPE_SUPPORT */
     {13, NULL},     /* ImageBasic */
     {14, NULL},     /* ImageReadWrite */
     {20, NULL},     /* LiteralSampler */
@@ -501,9 +564,14 @@ static void test_spirv_queries(void) {
   REQUIRE_OK(clGetDeviceInfo(env.device, DEVICE_SPIRV_CAPABILITIES_KHR,
                              sizeof caps, caps, &size));
   size_t n_caps = size / sizeof(cl_uint);
+  cl_bool pipes = CL_FALSE;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_PIPE_SUPPORT,
+                             sizeof pipes, &pipes, NULL));
   const size_t n_listed = sizeof listed_caps / sizeof listed_caps[0];
-  CHECK_EQ(n_caps, n_listed);
+  CHECK_EQ(n_caps, n_listed - (pipes ? 0 : 1));
   for (size_t i = 0; i < n_listed; i++) {
+    if (listed_caps[i].cap == 17 && !pipes)
+      continue;
     bool found = false;
     for (size_t j = 0; j < n_caps; j++)
       found |= caps[j] == listed_caps[i].cap;
@@ -526,9 +594,9 @@ static void test_spirv_queries(void) {
     fprintf(stderr, "module of every listed capability: %d\n%s\n", err, log);
   CHECK_EQ(err, CL_SUCCESS);
 
-  /* Outside the lists: Pipes, DeviceEnqueue, Shader, an Intel extension,
-   * GLSL's instruction set, SubgroupsPerWorkgroup. */
-  static const uint32_t refused_caps[] = {17, 19, 1};
+  /* Outside the lists: DeviceEnqueue, Shader, AtomicStorage, an Intel
+   * extension, GLSL's instruction set, SubgroupsPerWorkgroup. */
+  static const uint32_t refused_caps[] = {19, 1, 21};
   for (int i = 0; i < 3; i++) {
     make_module(&m, &refused_caps[i], 1, NULL, 0, NULL, 0, false);
     CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);
@@ -904,7 +972,7 @@ static void test_bad_input(void) {
   free(back);
   clReleaseProgram(p);
 
-  check_build_fails("bad_capability.spv", "capability 17");
+  check_build_fails("bad_capability.spv", "capability 19");
   check_build_fails("physical32.spv", "addressing model 1");
   check_build_fails("undefined_id.spv", "validator");
   free(copy);
@@ -1006,6 +1074,7 @@ int main(int argc, char **argv) {
   test_extension_capabilities();
   test_no_integer_wrap();
   test_spirv_queries();
+  test_pipes();
   test_spec_constants();
   test_binary_round_trip();
   test_link_with_c();
