@@ -11,8 +11,10 @@
  * flags' ordering promises (WAIT_KERNEL sees every work-group's writes,
  * WAIT_WORK_GROUP the enqueuing group's writes after the call); a full
  * device queue (CLK_DEVICE_QUEUE_FULL, nothing lost, no hang); invalid
- * queues and ndranges; the get_kernel_* queries. Built for CL2.0 and
- * CL3.0; ctest runs it in every mode (mode_variants.cmake). */
+ * queues and ndranges; the get_kernel_* queries; OpenCL C 2.0 reported,
+ * and a CL2.0 program using pipes, SVM and device enqueue together.
+ * Built for CL2.0 and CL3.0; ctest runs it in every mode
+ * (mode_variants.cmake). */
 #include "test_util.h"
 #include <stdbool.h>
 #include <stdint.h>
@@ -582,6 +584,87 @@ static void test_full(const char *opt) {
   clReleaseProgram(p);
 }
 
+/* OpenCL C 2.0 is reported, and one CL2.0 program uses its mandatory
+ * features together: a pipe, an atomic on fine-grain SVM with
+ * memory_scope_all_svm_devices, a generic pointer, a program-scope
+ * variable, a work-group collective and device-side enqueue. */
+static const char cl20_src[] =
+  "#if __OPENCL_C_VERSION__ != 200\n"
+  "#error not OpenCL C 2.0\n"
+  "#endif\n"
+  "global int counter = 0;\n"
+  "kernel void produce(write_only pipe int p, global atomic_int *svm,\n"
+  "                    global int *out) {\n"
+  "  int v = (int)get_global_id(0);\n"
+  "  write_pipe(p, &v);\n"
+  "  atomic_fetch_add_explicit(svm, 1, memory_order_relaxed,\n"
+  "                            memory_scope_all_svm_devices);\n"
+  "  generic int *g = out + get_global_id(0);\n"
+  "  *g = work_group_reduce_add(v);\n"
+  "  if (get_global_id(0) == 0)\n"
+  "    enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_WAIT_KERNEL,\n"
+  "        ndrange_1D(1), ^{ counter += 1;\n"
+  "                          out[100] = counter + (to_global(g) != 0); });\n"
+  "}\n"
+  "kernel void consume(read_only pipe int p, global int *out) {\n"
+  "  int v;\n"
+  "  if (read_pipe(p, &v) == 0) out[200 + v] = v + 1;\n"
+  "}\n";
+
+static void test_cl20(void) {
+  size_t size;
+  cl_name_version all[16];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_ALL_VERSIONS,
+                             sizeof all, all, &size));
+  int twos = 0;
+  for (size_t i = 0; i < size / sizeof all[0]; i++)
+    twos += all[i].version == CL_MAKE_VERSION(2, 0, 0);
+  CHECK_EQ(twos, 1);
+  cl_program p = test_build(&env, cl20_src, "-cl-std=CL2.0");
+  enum { N = 64 };
+  cl_int err;
+  cl_mem pipe = clCreatePipe(env.context, 0, sizeof(int), N, NULL, &err);
+  REQUIRE_OK(err);
+  int *svm = clSVMAlloc(env.context,
+                        CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER |
+                            CL_MEM_SVM_ATOMICS,
+                        sizeof(int), 0);
+  CHECK(svm != NULL);
+  if (!svm)
+    return;
+  *svm = 0;
+  int out[300];
+  memset(out, 0, sizeof out);
+  cl_mem m = test_buffer(&env, sizeof out, out);
+  cl_kernel kp = clCreateKernel(p, "produce", &err);
+  REQUIRE_OK(err);
+  cl_kernel kc = clCreateKernel(p, "consume", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clSetKernelArg(kp, 0, sizeof pipe, &pipe));
+  REQUIRE_OK(clSetKernelArgSVMPointer(kp, 1, svm));
+  REQUIRE_OK(clSetKernelArg(kp, 2, sizeof m, &m));
+  REQUIRE_OK(clSetKernelArg(kc, 0, sizeof pipe, &pipe));
+  REQUIRE_OK(clSetKernelArg(kc, 1, sizeof m, &m));
+  size_t n = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, kp, 1, NULL, &n, &n, 0, NULL,
+                                    NULL));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, kc, 1, NULL, &n, NULL, 0,
+                                    NULL, NULL));
+  read_back(m, out, sizeof out);
+  for (int i = 0; i < N; i++) {
+    CHECK_EQ(out[i], N * (N - 1) / 2);
+    CHECK_EQ(out[200 + i], i + 1);
+  }
+  CHECK_EQ(out[100], 2);
+  CHECK_EQ(*svm, N);
+  clReleaseKernel(kp);
+  clReleaseKernel(kc);
+  clReleaseMemObject(m);
+  clReleaseMemObject(pipe);
+  clSVMFree(env.context, svm);
+  clReleaseProgram(p);
+}
+
 int main(void) {
   test_setup(&env);
   test_seed(11);
@@ -598,6 +681,7 @@ int main(void) {
     test_flags(stds[s]);
     test_full(stds[s]);
   }
+  test_cl20();
   REQUIRE_OK(clReleaseCommandQueue(devq));
   test_teardown(&env);
   return test_finish("device-enqueue");

@@ -132,6 +132,9 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
       {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
       {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+      /* 2.0: its mandatory features (SVM, pipes, device-side enqueue,
+       * the generic address space, ...) are all there. */
+      {CL_MAKE_VERSION(2, 0, 0), "OpenCL C"},
       {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
   };
   static const cl_name_version c_features[] = {
