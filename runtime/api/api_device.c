@@ -1,6 +1,7 @@
 /* This file contains the device entry points: clGetDeviceIDs,
  * clGetDeviceInfo with every OpenCL 3.0 query, device retain/release and
  * clCreateSubDevices (Skein's device cannot be partitioned yet). */
+#include "../core/device_uuid.h"
 #include "../core/image.h"
 #include "../core/info.h"
 #include "../core/device_queue.h"
@@ -88,6 +89,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_char"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_short"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_long"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -213,6 +215,26 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     unsigned n = dev->il ? cc_il_capabilities(&dev->caps, caps, 64) : 0;
     RT_INFO_ARRAY(caps, n < 64 ? n : 64);
   }
+  /* cl_khr_device_uuid (runtime/core/device_uuid.c). No LUID: that is
+   * a Windows adapter identifier; with LUID_VALID false the LUID and
+   * node mask are undefined, and Skein answers zeros. */
+  case CL_DEVICE_UUID_KHR:
+  case CL_DRIVER_UUID_KHR: {
+    uint8_t uuid[CL_UUID_SIZE_KHR];
+    if (param_name == CL_DEVICE_UUID_KHR)
+      rt_device_uuid(uuid);
+    else
+      rt_driver_uuid(uuid);
+    RT_INFO_ARRAY(uuid, CL_UUID_SIZE_KHR);
+  }
+  case CL_DEVICE_LUID_VALID_KHR:
+    RT_INFO_VALUE(cl_bool, CL_FALSE);
+  case CL_DEVICE_LUID_KHR: {
+    static const uint8_t no_luid[CL_LUID_SIZE_KHR];
+    RT_INFO_ARRAY(no_luid, CL_LUID_SIZE_KHR);
+  }
+  case CL_DEVICE_NODE_MASK_KHR:
+    RT_INFO_VALUE(cl_uint, 0);
   case CL_DEVICE_BUILT_IN_KERNELS:
     RT_INFO_STRING("");
   case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
