@@ -16,7 +16,8 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                      cl_uint *num_platforms);
 
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
- * name: cl_khr_icd's and cl_khr_il_program's (clGetKernelSubGroupInfoKHR
+ * name: cl_khr_icd's, cl_khr_il_program's and
+ * cl_khr_suggested_local_work_size's (clGetKernelSubGroupInfoKHR
  * has its dispatch table slot, but cl_khr_subgroups is not listed:
  * runtime/core/device.c says why). */
 static const struct {
@@ -25,6 +26,8 @@ static const struct {
 } icd_extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
     {"clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR},
+    {"clGetKernelSuggestedLocalWorkSizeKHR",
+     (void *)clGetKernelSuggestedLocalWorkSizeKHR},
 };
 
 /* Returns the extension function called name, or NULL. */

@@ -483,6 +483,49 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(
                          CL_COMMAND_NDRANGE_KERNEL);
 }
 
+/* cl_khr_suggested_local_work_size: the local size clEnqueueNDRangeKernel
+ * would choose for these arguments with a NULL local_work_size
+ * (check_dims: the required size if the kernel has one, else
+ * choose_local, the scheduler's own choice), so that enqueuing it
+ * explicitly runs exactly what Skein runs by itself. */
+cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  /* CL_INVALID_COMMAND_QUEUE, CL_INVALID_KERNEL, CL_INVALID_CONTEXT,
+   * CL_INVALID_PROGRAM_EXECUTABLE, CL_OUT_OF_RESOURCES as for
+   * clEnqueueNDRangeKernel. */
+  cl_int err = check_launch(command_queue, kernel);
+  if (err != CL_SUCCESS)
+    return err;
+  /* CL_INVALID_KERNEL_ARGS if all argument values for kernel have not
+   * been set (and CL_MISALIGNED_SUB_BUFFER_OFFSET as for enqueues). */
+  pthread_mutex_lock(&kernel->lock);
+  err = check_args_locked(kernel);
+  pthread_mutex_unlock(&kernel->lock);
+  if (err != CL_SUCCESS)
+    return err;
+  /* CL_INVALID_WORK_DIMENSION if work_dim is not a valid value. */
+  RT_RETURN_IF(work_dim < 1 || work_dim > 3, CL_INVALID_WORK_DIMENSION);
+  /* CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of
+   * the values specified in global_work_size are 0. */
+  RT_RETURN_IF(!global_work_size, CL_INVALID_GLOBAL_WORK_SIZE);
+  for (cl_uint i = 0; i < work_dim; i++)
+    RT_RETURN_IF(global_work_size[i] == 0, CL_INVALID_GLOBAL_WORK_SIZE);
+  /* CL_INVALID_VALUE if suggested_local_work_size is NULL. */
+  RT_RETURN_IF(!suggested_local_work_size, CL_INVALID_VALUE);
+  /* CL_INVALID_GLOBAL_OFFSET if global_work_size + global_work_offset
+   * overflows size_t (check_dims). */
+  ndrange_dims d;
+  err = check_dims(kernel, work_dim, global_work_offset, global_work_size,
+                   NULL, &d);
+  if (err != CL_SUCCESS)
+    return err;
+  for (cl_uint i = 0; i < work_dim; i++)
+    suggested_local_work_size[i] = d.local[i];
+  return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,
                                  cl_kernel kernel,
                                  cl_uint num_events_in_wait_list,
