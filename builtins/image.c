@@ -67,8 +67,11 @@ AS_CONSTANT void *__translate_sampler_initializer(int bits) {
   return (AS_CONSTANT void *)(uintptr_t)(uint32_t)bits;
 }
 
+/* An address-space cast, not a round trip through an integer: the
+ * optimiser then knows the descriptor from the image value (its loads
+ * can be hoisted where the image value is known dereferenceable). */
 INLINE const skein_image *desc_of(const AS_GLOBAL void *image) {
-  return (const skein_image *)(uintptr_t)image;
+  return (const skein_image *)image;
 }
 
 /* ---- Queries ------------------------------------------------------------ */
@@ -98,6 +101,13 @@ uint64_t __skein_image_query(const AS_GLOBAL void *image, int which) {
 
 /* ---- Where a pixel lies ------------------------------------------------- */
 
+/* An image's channel order and data type as one 64-bit key (the two
+ * fields are adjacent in skein_image: grid_of reads both at once). */
+#define FORMAT_KEY(order, type) ((uint64_t)(type) << 32 | (uint64_t)(order))
+_Static_assert(__builtin_offsetof(skein_image, channel_type) ==
+                   __builtin_offsetof(skein_image, channel_order) + 4,
+               "grid_of reads channel_order and channel_type at once");
+
 /* Pixels are addressed as (x, y, z) with z the slice of a 3D image or the
  * layer of an array (a 1D array's layer is its z here: its y is 0), so
  * that pixel (x, y, z) is at data + x * element_size + y * row_pitch +
@@ -115,12 +125,34 @@ typedef struct grid {
   uint64_t key;      /* FORMAT_KEY(channel order, data type) */
 } grid;
 
-/* The grid of image d of type `type` (CL_MEM_OBJECT_IMAGE*), which
- * image.cl passes as a constant (each overload knows its image type), so
- * that once inlined the grid's shape folds away. */
-INLINE grid grid_of(const skein_image *d, uint32_t type) {
-  uint64_t key;
-  __builtin_memcpy(&key, &d->channel_order, 8); /* FORMAT_KEY */
+/* The image's format as one 64-bit key, FORMAT_KEY(channel order, data
+ * type) (the two fields are adjacent in skein_image). Every access reads
+ * it through one of these calls, which the compiler's image pass
+ * (compiler/image_version.cpp) replaces: by a constant in the copies of
+ * a work-item loop it versions on the format, by a load of the key
+ * elsewhere. The reads and writes of floats (read_imagef/h,
+ * write_imagef/h) call the _f one, those of integers the _i one. Kept
+ * out of line so that the pass finds every call; without the pass each
+ * is a load. */
+#define KEY_FUNCTION(name)                                                 \
+  __attribute__((noinline)) uint64_t name(const AS_GLOBAL void *image) {  \
+    uint64_t key;                                                          \
+    __builtin_memcpy(&key,                                                 \
+                     (const AS_GLOBAL char *)image +                      \
+                         __builtin_offsetof(skein_image, channel_order),  \
+                     8);                                                   \
+    return key;                                                            \
+  }
+KEY_FUNCTION(__skein_image_key_f)
+KEY_FUNCTION(__skein_image_key_i)
+
+/* The grid of image value `image` of type `type` (CL_MEM_OBJECT_IMAGE*),
+ * which image.cl passes as a constant (each overload knows its image
+ * type), so that once inlined the grid's shape folds away; `kind` 0 for
+ * an access of floats, 1 for one of integers (a constant too). */
+INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
+  const skein_image *d = desc_of(image);
+  uint64_t key = kind ? __skein_image_key_i(image) : __skein_image_key_f(image);
   grid g = {d,
             {(int64_t)d->width, (int64_t)d->height, (int64_t)d->depth},
             1,
@@ -175,9 +207,30 @@ INLINE int inside(const grid *g, const int64_t p[3]) {
          (p[1] < g->extent[1]) & (p[2] >= 0) & (p[2] < g->extent[2]);
 }
 
+/* The bytes of one pixel: a constant for the formats that convert
+ * inline, so that where the key is a constant (a work-item loop versioned
+ * on the format) consecutive x are consecutive pixels to the vectoriser. */
+INLINE uint64_t pixel_bytes(const grid *g) {
+  switch (g->key) {
+  case FORMAT_KEY(CL_R, CL_UNORM_INT8):
+    return 1;
+  case FORMAT_KEY(CL_RGBA, CL_UNORM_INT8):
+  case FORMAT_KEY(CL_BGRA, CL_UNORM_INT8):
+  case FORMAT_KEY(CL_RGBA, CL_UNSIGNED_INT8):
+  case FORMAT_KEY(CL_R, CL_FLOAT):
+    return 4;
+  case FORMAT_KEY(CL_RGBA, CL_FLOAT):
+  case FORMAT_KEY(CL_RGBA, CL_UNSIGNED_INT32):
+  case FORMAT_KEY(CL_RGBA, CL_SIGNED_INT32):
+    return 16;
+  default:
+    return g->element_size;
+  }
+}
+
 /* The address of pixel p (inside the image). */
 INLINE unsigned char *pixel_at(const grid *g, const int64_t p[3]) {
-  return g->data + (uint64_t)p[0] * g->element_size +
+  return g->data + (uint64_t)p[0] * pixel_bytes(g) +
          (uint64_t)p[1] * g->row_pitch + (uint64_t)p[2] * g->slice_pitch;
 }
 
@@ -594,19 +647,12 @@ NOINLINE uint4 pixel_u_any(const skein_image *d, const unsigned char *p) {
 
 /* ---- The common formats, inline ---------------------------------------- */
 
-/* An image's channel order and data type as one 64-bit key (the two
- * fields are adjacent in skein_image: grid_of reads both at once). */
-#define FORMAT_KEY(order, type) ((uint64_t)(type) << 32 | (uint64_t)(order))
-_Static_assert(__builtin_offsetof(skein_image, channel_type) ==
-                   __builtin_offsetof(skein_image, channel_order) + 4,
-               "grid_of reads channel_order and channel_type at once");
-
 /* An 8-bit unorm code as float, exactly code / 255 as the Conversion
  * Rules say. */
 INLINE float unorm8(uint32_t code) { return (float)code / 255.0f; }
 
 /* read_imagef's pixel: RGBA and BGRA of UNORM_INT8, RGBA and R of FLOAT
- * inline (the formats that image filters and video planes use), every
+ * and R of UNORM_INT8 inline (the formats that image filters and video planes use), every
  * other format through pixel_f_any. */
 INLINE float4 pixel_f(const grid *g, const unsigned char *p) {
   uint64_t k = g->key;
@@ -626,6 +672,8 @@ INLINE float4 pixel_f(const grid *g, const unsigned char *p) {
     __builtin_memcpy(&f, p, 4);
     return (float4){f, 0.0f, 0.0f, 1.0f};
   }
+  if (k == FORMAT_KEY(CL_R, CL_UNORM_INT8))
+    return (float4){unorm8(p[0]), 0.0f, 0.0f, 1.0f};
   if (k == FORMAT_KEY(CL_BGRA, CL_UNORM_INT8)) {
     uint32_t w;
     __builtin_memcpy(&w, p, 4);
@@ -783,7 +831,7 @@ NOINLINE void store_pixel_f_any(const skein_image *d, unsigned char *p,
 }
 
 /* write_imagef's store: RGBA and BGRA of UNORM_INT8, RGBA and R of FLOAT
- * inline (the same conversions as store_pixel_f_any), the others through
+ * and R of UNORM_INT8 inline (the same conversions as store_pixel_f_any), the others through
  * store_pixel_f_any. */
 INLINE void store_pixel_f(const grid *g, unsigned char *p, float4 colour) {
   uint64_t k = g->key;
@@ -806,6 +854,10 @@ INLINE void store_pixel_f(const grid *g, unsigned char *p, float4 colour) {
   if (k == FORMAT_KEY(CL_R, CL_FLOAT)) {
     float r = colour.x;
     __builtin_memcpy(p, &r, 4);
+    return;
+  }
+  if (k == FORMAT_KEY(CL_R, CL_UNORM_INT8)) {
+    p[0] = (unsigned char)norm_code(colour.x, 255.0f, 0.0f, 255.0f);
     return;
   }
   store_pixel_f_any(g->d, p, colour);
@@ -933,7 +985,7 @@ INLINE void address_all(const grid *g, uint32_t sampler, float4 coord,
 /* read_imagef with a sampler and float coordinates. */
 ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
                                   uint32_t sampler, float4 coord) {
-  grid g = grid_of(desc_of(image), type);
+  grid g = grid_of(image, type, 0);
   axis ax[3];
   address_all(&g, sampler, coord, ax);
   if ((sampler & SKEIN_SAMPLER_FILTER_MASK) != SKEIN_SAMPLER_FILTER_LINEAR) {
@@ -962,7 +1014,7 @@ ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
  * filtering (the only one integer images allow). */
 ENTRY uint4 __skein_image_read_u(uint32_t type, const AS_GLOBAL void *image,
                                  uint32_t sampler, float4 coord) {
-  grid g = grid_of(desc_of(image), type);
+  grid g = grid_of(image, type, 1);
   axis ax[3];
   sampler = (sampler & ~(uint32_t)SKEIN_SAMPLER_FILTER_MASK) |
             SKEIN_SAMPLER_FILTER_NEAREST;
@@ -991,7 +1043,7 @@ INLINE void int_pixel(const grid *g, uint32_t sampler, int4 coord,
 
 ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
                                    uint32_t sampler, int4 coord) {
-  grid g = grid_of(desc_of(image), type);
+  grid g = grid_of(image, type, 0);
   int64_t p[3];
   int_pixel(&g, sampler, coord, p);
   return texel_f(&g, p);
@@ -999,7 +1051,7 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,
                                   uint32_t sampler, int4 coord) {
-  grid g = grid_of(desc_of(image), type);
+  grid g = grid_of(image, type, 1);
   int64_t p[3];
   int_pixel(&g, sampler, coord, p);
   return texel_u(&g, p);
@@ -1019,7 +1071,7 @@ INLINE int write_pixel(const grid *g, int4 coord, int64_t p[3]) {
 
 ENTRY void __skein_image_write_f(uint32_t type, const AS_GLOBAL void *image,
                                  int4 coord, float4 colour) {
-  grid g = grid_of(desc_of(image), type);
+  grid g = grid_of(image, type, 0);
   int64_t p[3];
   if (write_pixel(&g, coord, p))
     store_pixel_f(&g, pixel_at(&g, p), colour);
@@ -1027,7 +1079,7 @@ ENTRY void __skein_image_write_f(uint32_t type, const AS_GLOBAL void *image,
 
 ENTRY void __skein_image_write_u(uint32_t type, const AS_GLOBAL void *image,
                                  int4 coord, uint4 colour) {
-  grid g = grid_of(desc_of(image), type);
+  grid g = grid_of(image, type, 1);
   int64_t p[3];
   if (write_pixel(&g, coord, p))
     store_pixel_u(g.d, pixel_at(&g, p), colour);

@@ -597,6 +597,17 @@ static cc_status backend(build *b) {
       return st;
     cc_region_forward_records(b->m);
   }
+  /* Image kernels: their work-item loops versioned on the images'
+   * format (SKEIN_IMAGE_VERSIONS=0 keeps one loop, for comparisons). */
+  const char *iv = getenv("SKEIN_IMAGE_VERSIONS");
+  bool versions = !b->opts.opt_disable && !(iv && *iv == '0') &&
+                  LLVMGetNamedFunction(b->m, "__skein_image_key_f");
+  /* SROA first: the inlined kernels' parameter slots go, so that the
+   * image pass sees their images as the entry block's values. */
+  if (versions && (st = run_passes(b, "function(sroa)")) != CC_OK)
+    return st;
+  cc_image_version(b->m, versions);
+  dump(b->m, "imaged");
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)
     return st;

@@ -109,6 +109,14 @@ void cc_bounds_hoist(LLVMModuleRef m);
  * launch (sizes, report) invariant, so that LICM hoists them. */
 void cc_bounds_mark_invariant(LLVMModuleRef m);
 
+/* The image pass (image_version.cpp), before the optimiser: marks the
+ * loads of image descriptors invariant, and where `versions`, copies a
+ * work-group function's work-item loops once per common image format
+ * (the format a constant in each copy, so that they vectorise); lowers
+ * every __skein_image_key_f/_i call to a load of the image's format
+ * key. */
+void cc_image_version(LLVMModuleRef m, bool versions);
+
 /* Marks every loop of m "do not vectorise, do not interleave". */
 void cc_forbid_loop_vectorization(LLVMModuleRef m);
 

@@ -413,6 +413,21 @@ static const char *kernels_src =
     "                  global const float4 *c, global float *o) {\n"
     "  o[I] = read_imagef(d, s, c[I].xy);\n"
     "  write_imagef(w, (int2)(I % 4, I / 4 % 3), o[I] * 0.5f);\n"
+    "}\n"
+    /* Image to image, one pixel per work-item, the read shifted one
+     * pixel left and clamped to the edge, as a filter reads: the work-item
+     * loop that the compiler versions on the format (test_copies). */
+    "kernel void copy_shifted(read_only image2d_t in,\n"
+    "                         write_only image2d_t out) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, c, read_imagef(in, s, c - (int2)(1, 0)));\n"
+    "}\n"
+    "kernel void copy_plain(read_only image2d_t in,\n"
+    "                       write_only image2d_t out) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, c, read_imagef(in, c) * 0.5f);\n"
     "}\n";
 
 /* The program of kernels_src, built in the current SKEIN_MODE. */
@@ -1740,6 +1755,78 @@ static void test_pitches(void) {
 }
 
 /* Every kernel test, built in the current SKEIN_MODE. */
+/* Image-to-image kernels over the formats the compiler versions work-item
+ * loops on (RGBA and R of UNORM_INT8 and FLOAT) and two it does not (BGRA
+ * UNORM_INT8; RGBA UNORM_INT8 into RGBA FLOAT, images of two formats),
+ * on launches wider and taller than the image (writes outside are
+ * dropped) with a width that leaves a remainder after 16-lane vectors:
+ * copy_shifted's pixel (x, y) is the source's (max(x - 1, 0), y) bit for
+ * bit (UNORM_INT8 codes survive code / 255 * 255), copy_plain's the
+ * source's read times 0.5 written as the Conversion Rules say. */
+static void test_copies(void) {
+  static const struct {
+    cl_channel_order in_order, out_order;
+    cl_channel_type in_type, out_type;
+  } cases[] = {
+      {CL_RGBA, CL_RGBA, CL_UNORM_INT8, CL_UNORM_INT8},
+      {CL_R, CL_R, CL_UNORM_INT8, CL_UNORM_INT8},
+      {CL_RGBA, CL_RGBA, CL_FLOAT, CL_FLOAT},
+      {CL_R, CL_R, CL_FLOAT, CL_FLOAT},
+      {CL_BGRA, CL_BGRA, CL_UNORM_INT8, CL_UNORM_INT8},
+      {CL_RGBA, CL_RGBA, CL_UNORM_INT8, CL_FLOAT},
+  };
+  const size_t w = 53, h = 7;
+  size_t global[2] = {w + 11, h + 2};
+  for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+    fmt fin = {cases[ci].in_order, cases[ci].in_type, FLOATS};
+    fmt fout = {cases[ci].out_order, cases[ci].out_type, FLOATS};
+    size_t ies = fmt_size(&fin), oes = fmt_size(&fout);
+    unsigned char *src = malloc(w * h * ies), *dst = malloc(w * h * oes),
+                  *want = malloc(oes);
+    for (size_t i = 0; i < w * h * ies; i++)
+      src[i] = (unsigned char)test_rand();
+    if (fin.type == CL_FLOAT) /* normal finite floats: exact to compare */
+      for (size_t i = 0; i < w * h * ies; i += 4)
+        src[i + 3] = (unsigned char)(0x08 + src[i + 3] % 0x38);
+    for (int kind = 0; kind < 2; kind++) {
+      cl_mem in = make_image(CL_MEM_OBJECT_IMAGE2D, 0, fin.order, fin.type,
+                             w, h, 1, src);
+      cl_mem out = make_image(CL_MEM_OBJECT_IMAGE2D, 0, fout.order,
+                              fout.type, w, h, 1, NULL);
+      cl_kernel k = kernel(kind ? "copy_plain" : "copy_shifted");
+      const void *args[] = {&in, &out};
+      set_args(k, 2, args);
+      run(k, 2, global);
+      size_t origin[3] = {0, 0, 0}, region[3] = {w, h, 1};
+      REQUIRE_OK(clEnqueueReadImage(env.queue, out, CL_TRUE, origin, region,
+                                    0, 0, dst, 0, NULL, NULL));
+      int bad = 0;
+      for (size_t y = 0; y < h; y++)
+        for (size_t x = 0; x < w; x++) {
+          size_t sx = kind || x == 0 ? x : x - 1;
+          float rf[4];
+          uint32_t ru[4];
+          ref_read(&fin, src + (y * w + sx) * ies, rf, ru);
+          float v[4];
+          for (int c = 0; c < 4; c++)
+            v[c] = kind ? rf[c] * 0.5f : rf[c];
+          ref_write(&fout, v, ru, want);
+          if (memcmp(dst + (y * w + x) * oes, want, oes) != 0 && bad++ < 3)
+            fprintf(stderr, "%s %#x/%#x -> %#x/%#x pixel (%zu, %zu) wrong\n",
+                    kind ? "copy_plain" : "copy_shifted", fin.order,
+                    fin.type, fout.order, fout.type, x, y);
+        }
+      CHECK(bad == 0);
+      REQUIRE_OK(clReleaseKernel(k));
+      REQUIRE_OK(clReleaseMemObject(in));
+      REQUIRE_OK(clReleaseMemObject(out));
+    }
+    free(src);
+    free(dst);
+    free(want);
+  }
+}
+
 static void test_kernels(const char *mode) {
   if (mode)
     setenv("SKEIN_MODE", mode, 1);
@@ -1749,6 +1836,7 @@ static void test_kernels(const char *mode) {
   int before = test_failures;
   test_queries();
   test_formats();
+  test_copies();
   test_srgb();
   for (int end = 1; end >= 0; end--) {
     guard_at_end = end;

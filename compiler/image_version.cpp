@@ -1,0 +1,333 @@
+// This file contains the image pass: it lets a loop-mode kernel that
+// reads and writes images vectorise across work-items. builtins/image.c
+// reads an image's format through calls of __skein_image_key_f(image)
+// (float reads and writes) and __skein_image_key_i (integer ones); without knowing the format, every access dispatches on it and
+// the dispatch holds calls of the out-of-line conversions, which the loop
+// vectoriser refuses. Here (C++: the C API can neither clone blocks nor
+// set metadata kinds by id on many loads):
+//
+// - every load of an image's descriptor (skein_image, builtins/abi.h)
+//   is marked !invariant.load: the runtime never changes it during a
+//   launch, so LICM hoists its fields out of the work-item loop although
+//   the kernel stores to the images' pixels;
+// - a work-group function whose work-item loops ask only float reads and
+//   writes of images that its entry block already has (kernel arguments)
+//   is versioned on the format: the body after the entry is copied once
+//   per common format (RGBA and R of UNORM_INT8 and FLOAT), the entry
+//   switches on the images' common key, and in each copy the key is a
+//   constant, so the conversion is straight-line code with a constant
+//   pixel size that LLVM vectorises; other formats, or images of
+//   different formats, run the original body;
+// - every other key call becomes a load of the key.
+#include "compiler_internal.h"
+
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/MDBuilder.h>
+#include <llvm/IR/Metadata.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Passes/PassBuilder.h>
+#include <llvm/Support/Casting.h>
+#include <llvm/Transforms/InstCombine/InstCombine.h>
+#include <llvm/Transforms/Scalar/SROA.h>
+#include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+
+using namespace llvm;
+
+namespace {
+
+// The formats a work-item loop is versioned on: FORMAT_KEY of image.c,
+// the channel order in the low half, the data type in the high half.
+constexpr uint64_t key_of(uint64_t order, uint64_t type) {
+  return type << 32 | order;
+}
+const uint64_t float_versions[] = {
+    key_of(0x10B5 /* CL_RGBA */, 0x10D2 /* CL_UNORM_INT8 */),
+    key_of(0x10B0 /* CL_R */, 0x10D2 /* CL_UNORM_INT8 */),
+    key_of(0x10B5 /* CL_RGBA */, 0x10DE /* CL_FLOAT */),
+    key_of(0x10B0 /* CL_R */, 0x10DE /* CL_FLOAT */),
+};
+
+bool is_handle(Function *f) {
+  // __skein_image_<type>_<ro|wo|rw>: image.c's identity functions.
+  StringRef n = f->getName();
+  return n.starts_with("__skein_image_") && f->arg_size() == 1 &&
+         (n.ends_with("_ro") || n.ends_with("_wo") || n.ends_with("_rw"));
+}
+
+Function *callee_of(Instruction &i) {
+  auto *call = dyn_cast<CallInst>(&i);
+  return call ? call->getCalledFunction() : nullptr;
+}
+
+// What the image pass adds to accesses: the invariant mark of
+// descriptor loads, and one alias scope that the pixel loads of
+// read_only images are in and the pixel stores of write_only images are
+// not: a work-item cannot see another's image writes without a barrier,
+// nor its own through another image than a read_write one after a fence
+// (OpenCL C's "Reading and Writing to the Same Image in a Kernel"), so
+// the loop vectoriser may take them apart without run-time checks.
+struct Marks {
+  MDNode *empty;
+  MDNode *read_only_scope;  // a list of one scope
+};
+
+// Marks the pixel accesses through data pointer v (the descriptor's
+// first field) of an image of access `access` ('r', 'w' or other).
+void mark_pixels(Value *v, char access, const Marks &mk, unsigned depth) {
+  if (depth > 12 || (access != 'r' && access != 'w'))
+    return;
+  for (User *u : v->users()) {
+    if (auto *ld = dyn_cast<LoadInst>(u)) {
+      if (access == 'r' && ld->getPointerOperand() == v)
+        ld->setMetadata(LLVMContext::MD_alias_scope,
+                        MDNode::concatenate(
+                            ld->getMetadata(LLVMContext::MD_alias_scope),
+                            mk.read_only_scope));
+    } else if (auto *st = dyn_cast<StoreInst>(u)) {
+      if (access == 'w' && st->getPointerOperand() == v)
+        st->setMetadata(LLVMContext::MD_noalias,
+                        MDNode::concatenate(
+                            st->getMetadata(LLVMContext::MD_noalias),
+                            mk.read_only_scope));
+    } else if (isa<CastInst>(u) || isa<GetElementPtrInst>(u) ||
+               isa<PHINode>(u) || isa<SelectInst>(u)) {
+      // Phis and selects: the builtins' own merges of one access's
+      // paths (a kernel cannot hold a pixel's address). A load is only
+      // ever of a read_only or read_write image, a store of a write_only
+      // or read_write one, so a merge of two images' pointers cannot
+      // make a write_only store look apart from a read_only load it
+      // reaches.
+      mark_pixels(u, access, mk, depth + 1);
+    }
+  }
+}
+
+// Marks the loads of the descriptor that v points at invariant, through
+// casts and address arithmetic (not through loaded values: the pixels
+// are not invariant), and the pixel accesses through its data field.
+// at_data: v points at the descriptor's first field (the data pointer).
+void mark_invariant(Value *v, char access, const Marks &mk,
+                    bool at_data = true, unsigned depth = 0) {
+  if (depth > 8)
+    return;
+  for (User *u : v->users()) {
+    if (auto *ld = dyn_cast<LoadInst>(u)) {
+      if (ld->getPointerOperand() != v)
+        continue;
+      ld->setMetadata(LLVMContext::MD_invariant_load, mk.empty);
+      if (at_data && ld->getType()->isPointerTy())
+        mark_pixels(ld, access, mk, 0);
+    } else if (auto *gep = dyn_cast<GetElementPtrInst>(u)) {
+      mark_invariant(u, access, mk, at_data && gep->hasAllZeroIndices(),
+                     depth + 1);
+    } else if (isa<CastInst>(u)) {
+      mark_invariant(u, access, mk, at_data, depth + 1);
+    }
+  }
+}
+
+// The image value under casts and handle calls.
+Value *strip(Value *v) {
+  for (unsigned i = 0; i < 8; i++) {
+    auto *call = dyn_cast<CallInst>(v);
+    if (call && call->getCalledFunction() &&
+        is_handle(call->getCalledFunction()))
+      v = call->getArgOperand(0);
+    else if (auto *c = dyn_cast<CastInst>(v))
+      v = c->getOperand(0);
+    else if (auto *c = dyn_cast<ConstantExpr>(v); c && c->isCast())
+      v = c->getOperand(0);
+    else
+      break;
+  }
+  return v;
+}
+
+// Loads the key of image value `image` before `at`.
+Value *load_key(IRBuilder<> &b, Value *image, MDNode *empty) {
+  Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), image,
+                                  offsetof(skein_image, channel_order));
+  LoadInst *ld = b.CreateAlignedLoad(b.getInt64Ty(), p, Align(4), "key");
+  ld->setMetadata(LLVMContext::MD_invariant_load, empty);
+  return ld;
+}
+
+// A fresh loop id for a copied loop's metadata (a copy must not share
+// its loop's identity).
+MDNode *fresh_loop_id(MDNode *id) {
+  if (!id || id->getNumOperands() == 0 || id->getOperand(0) != id)
+    return id;
+  SmallVector<Metadata *, 4> ops;
+  ops.push_back(nullptr);
+  for (unsigned i = 1; i < id->getNumOperands(); i++)
+    ops.push_back(id->getOperand(i));
+  MDNode *n = MDNode::getDistinct(id->getContext(), ops);
+  n->replaceOperandWith(0, n);
+  return n;
+}
+
+// Versions work-group function f on the common key of its images, when
+// every key call asks for floats and names an image that f's entry block
+// has. Returns the number of copies made.
+unsigned version(Function &f, std::vector<CallInst *> &keys, MDNode *empty) {
+  BasicBlock &entry = f.getEntryBlock();
+  auto *br = dyn_cast<BranchInst>(entry.getTerminator());
+  if (!br || br->isConditional())
+    return 0;
+  std::vector<Value *> roots;
+  for (CallInst *k : keys) {
+    if (k->getCalledFunction()->getName() != "__skein_image_key_f" ||
+        k->getParent() == &entry)
+      return 0;
+    Value *r = strip(k->getArgOperand(0));
+    auto *ri = dyn_cast<Instruction>(r);
+    bool known = isa<Argument>(r) || (ri && ri->getParent() == &entry &&
+                                      isa<LoadInst>(ri));
+    if (!known)
+      return 0;
+    if (std::find(roots.begin(), roots.end(), r) == roots.end())
+      roots.push_back(r);
+  }
+  if (roots.empty())
+    return 0;
+  // The descriptors can be read anywhere in f (LICM then hoists the
+  // loads of their fields out of conditional code too).
+  LLVMContext &ctx = f.getContext();
+  Type *i64 = Type::getInt64Ty(ctx);
+  MDNode *size = MDNode::get(
+      ctx, ConstantAsMetadata::get(ConstantInt::get(i64, sizeof(skein_image))));
+  MDNode *align = MDNode::get(
+      ctx, ConstantAsMetadata::get(ConstantInt::get(i64, alignof(skein_image))));
+  for (Value *r : roots)
+    if (auto *ld = dyn_cast<LoadInst>(r)) {
+      ld->setMetadata(LLVMContext::MD_dereferenceable, size);
+      ld->setMetadata(LLVMContext::MD_align, align);
+      ld->setMetadata(LLVMContext::MD_noundef, empty);
+    }
+
+  // The copies, made from the original blocks before any copy exists.
+  std::vector<BasicBlock *> body;
+  for (BasicBlock &bb : f)
+    if (&bb != &entry)
+      body.push_back(&bb);
+  BasicBlock *start = br->getSuccessor(0);
+  IRBuilder<> b(br);
+  // sel: the images' common key, or 0 when they differ.
+  Value *first = load_key(b, roots[0], empty);
+  Value *same = b.getTrue();
+  for (size_t i = 1; i < roots.size(); i++)
+    same = b.CreateAnd(same,
+                       b.CreateICmpEQ(load_key(b, roots[i], empty), first));
+  Value *sel = b.CreateSelect(same, first, b.getInt64(0), "image.format");
+  SwitchInst *sw = b.CreateSwitch(sel, start, std::size(float_versions));
+  br->eraseFromParent();
+  unsigned made = 0;
+  for (uint64_t key : float_versions) {
+    ValueToValueMapTy vmap;
+    SmallVector<BasicBlock *, 32> copies;
+    for (BasicBlock *bb : body) {
+      BasicBlock *c = CloneBasicBlock(bb, vmap, ".fmt", &f);
+      vmap[bb] = c;
+      copies.push_back(c);
+    }
+    remapInstructionsInBlocks(copies, vmap);
+    for (BasicBlock *c : copies)
+      for (Instruction &i : *c)
+        if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
+          i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
+    for (CallInst *k : keys) {
+      auto *copy = cast<CallInst>(vmap[k]);
+      copy->replaceAllUsesWith(b.getInt64(key));
+      copy->eraseFromParent();
+    }
+    sw->addCase(b.getInt64(key), cast<BasicBlock>(vmap[start]));
+    made++;
+  }
+  return made;
+}
+
+// Splits f's vector values (a pixel is a float4) into lanes, so that its
+// work-item loops are scalar code that the loop vectoriser widens across
+// work-items (it refuses vector-typed instructions). SROA and InstCombine
+// first, as cc_scalarize_function does: the scalariser splits only SSA
+// values, and not the ABI's round trips through other types.
+void scalarize(Function &f) {
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  SROAPass(SROAOptions::PreserveCFG).run(f, fam);
+  fam.invalidate(f, PreservedAnalyses::none());
+  InstCombinePass().run(f, fam);
+  fam.invalidate(f, PreservedAnalyses::none());
+  ScalarizerPassOptions opts;
+  opts.ScalarizeLoadStore = true;
+  ScalarizerPass(opts).run(f, fam);
+}
+
+} // namespace
+
+extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
+  Module &m = *unwrap(mref);
+  MDNode *empty = MDNode::get(m.getContext(), {});
+  MDBuilder mdb(m.getContext());
+  MDNode *domain = mdb.createAnonymousAliasScopeDomain("skein.images");
+  MDNode *scope = mdb.createAnonymousAliasScope(domain, "read_only");
+  Marks mk = {empty, MDNode::get(m.getContext(), {scope})};
+  Function *key_f = m.getFunction("__skein_image_key_f");
+  Function *key_i = m.getFunction("__skein_image_key_i");
+  // Handles first: their results are the descriptors' addresses.
+  for (Function &f : m)
+    if (is_handle(&f))
+      for (User *u : f.users())
+        if (auto *call = dyn_cast<CallInst>(u))
+          if (call->getCalledFunction() == &f)
+            mark_invariant(call, f.getName().back() == 'o'
+                                     ? f.getName().end()[-2]
+                                     : 'x',
+                           mk);
+  if (!key_f && !key_i)
+    return;
+  for (Function &f : m) {
+    if (f.isDeclaration())
+      continue;
+    std::vector<CallInst *> keys;
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb)
+        if (Function *c = callee_of(i); c && (c == key_f || c == key_i))
+          keys.push_back(cast<CallInst>(&i));
+    if (keys.empty())
+      continue;
+    if (versions && f.getName().starts_with("__skein_wg_")) {
+      unsigned made = version(f, keys, empty);
+      if (made)
+        scalarize(f);
+      if (made && cc_dump_enabled("modes"))
+        fprintf(stderr, "skein: %s: image accesses versioned on %u formats\n",
+                f.getName().str().c_str(), made);
+    }
+    for (CallInst *k : keys) {
+      IRBuilder<> b(k);
+      k->replaceAllUsesWith(load_key(b, k->getArgOperand(0), empty));
+      k->eraseFromParent();
+    }
+  }
+}
