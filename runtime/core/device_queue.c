@@ -413,11 +413,15 @@ static int32_t op_enqueue_kernel(skein_device_enqueue *d,
   if (local_total > h->device->local_mem_size ||
       local_total > sched_max_local_mem())
     return CLK_OUT_OF_RESOURCES;
-  /* After the node: the argument slots, their values, the literal. */
+  /* After the node: the argument slots, their values, for a
+   * bounds-checked kernel the arguments' object sizes, the literal. */
   uint32_t lit_size;
   memcpy(&lit_size, req->literal, sizeof lit_size);
   unsigned n_args = info->num_args;
-  size_t extra = n_args * (sizeof(void *) + sizeof(uint64_t)) + lit_size + 16;
+  bool bounds = info->num_bounds_sites != 0;
+  size_t extra = n_args * (sizeof(void *) + (bounds ? 2 : 1) *
+                                                sizeof(uint64_t)) +
+                 lit_size + 16;
   dq_node *n;
   int32_t err = node_new(d, req->queue, req->num_waits, req->waits,
                          req->event_ret, extra, &n);
@@ -425,8 +429,9 @@ static int32_t op_enqueue_kernel(skein_device_enqueue *d,
     return err;
   void **slots = (void **)(n->waits + n->num_waits);
   uint64_t *values = (uint64_t *)(slots + n_args);
-  unsigned char *literal =
-      (unsigned char *)align_up((uintptr_t)(values + n_args), 16);
+  uint64_t *sizes = values + n_args;
+  unsigned char *literal = (unsigned char *)align_up(
+      (uintptr_t)(sizes + (bounds ? n_args : 0)), 16);
   memcpy(literal, req->literal, lit_size);
   values[0] = (uintptr_t)literal;
   for (uint32_t i = 0; i < req->num_locals; i++) {
@@ -435,6 +440,16 @@ static int32_t op_enqueue_kernel(skein_device_enqueue *d,
   }
   for (unsigned i = 0; i < n_args; i++)
     slots[i] = &values[i];
+  if (bounds) {
+    /* The literal's slot is a value (no object to bound); each __local
+     * argument is its size. Accesses outside are skipped, as for any
+     * bounds-checked kernel, but not reported (launch.bounds is NULL:
+     * no report is read for a child). */
+    sizes[0] = UINT64_MAX;
+    for (uint32_t i = 0; i < req->num_locals; i++)
+      sizes[1 + i] = req->local_sizes[i];
+    n->launch.arg_sizes = sizes;
+  }
   n->info = info;
   skein_launch *L = &n->launch;
   L->work_dim = req->nd->work_dim;
