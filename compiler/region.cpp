@@ -158,10 +158,12 @@ static bool scan(Cutter &c) {
         return false;
       }
       StringRef name = callee->getName();
-      // printf (compiler/printf_lower.c) and the bounds checks
-      // (bounds_check.cpp) need the group, not a cut.
+      // printf (compiler/printf_lower.c), the bounds checks
+      // (bounds_check.cpp) and device-side enqueue (device_enqueue.c)
+      // need the group, not a cut.
       if (name == "__skein_ctx___skein_printf" ||
-          name.starts_with("__skein_ctx___skein_bounds_"))
+          name.starts_with("__skein_ctx___skein_bounds_") ||
+          cc_is_device_enqueue_builtin(name.str().c_str()))
         continue;
       if (name == "__skein_ctx___skein_yield") {
         c.why = "a loop waits for another work-item: it yields to the "
@@ -338,15 +340,12 @@ static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
   Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-  Value *idx = s.group_wide ? n
-               : s.sub_group
-                   ? b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid)
-                   : lid;
-  Value *r = from_slot(
-      b,
-      b.CreateLoad(b.getInt64Ty(),
-                   b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx)),
-      call->getType());
+  Type *slot = s.sub_group ? sub_slot_type(F->getContext(), call->getType())
+                           : b.getInt64Ty();
+  Value *at = s.group_wide  ? b.CreateInBoundsGEP(b.getInt64Ty(), slots, n)
+              : s.sub_group ? sub_slot_at(b, slots, n, slot, lid)
+                            : b.CreateInBoundsGEP(b.getInt64Ty(), slots, lid);
+  Value *r = from_slot(b, b.CreateLoad(slot, at), call->getType());
   r->setName(s.sub_group ? "sub_group_result" : "collective");
   call->replaceAllUsesWith(r);
   if (s.group_wide)
@@ -365,14 +364,18 @@ static void deposit_whole_slot(Cutter &c, Sync &s) {
   Function *F = c.F;
   IRBuilder<> b(s.call);
   Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-  Value *idx = s.exchange != NONE ? b.CreateAdd(exchange_slots(b, n), lid)
-               : s.sub_group
-                   ? b.CreateAdd(b.CreateAdd(n, b.getInt64(1)), lid)
-                   : lid;
   Value *slots = b.CreateLoad(
       b.getPtrTy(), group_field(b, c.group_ty, F->getArg(RP_GROUP),
                                 G_COLLECTIVE));
-  b.CreateStore(to_slot(b, s.call->getArgOperand(1)),
+  Value *v = s.call->getArgOperand(1);
+  if (s.exchange == NONE && s.sub_group) {
+    Type *slot = sub_slot_type(F->getContext(), v->getType());
+    b.CreateStore(to_slot(b, v, slot), sub_slot_at(b, slots, n, slot, lid));
+    return;
+  }
+  Value *idx = s.exchange != NONE ? b.CreateAdd(exchange_slots(b, n), lid)
+                                  : lid;
+  b.CreateStore(to_slot(b, v),
                 b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx));
 }
 

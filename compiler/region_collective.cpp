@@ -5,8 +5,10 @@
 //
 // The work-item loop before the step deposits each work-item's value in
 // its slot (skein_group.collective: slot lid for a work-group collective,
-// n + 1 + lid for a sub-group one) as a whole 8-byte slot, so the deposit
-// is a contiguous store the vectoriser widens; the step computes the
+// a whole 8-byte slot; for a sub-group one, slot lid of an array that
+// starts at slot n + 1, of 4-byte slots for values of at most 32 bits
+// and 8-byte ones otherwise), so the deposit is a contiguous store the
+// vectoriser widens; the step computes the
 // results into the slots; the loop after it reads each work-item's
 // result. A sub-group's step is in registers: each full sub-group of the
 // kernel's compile-time size is one vector load, log2(size) shuffles and
@@ -126,14 +128,30 @@ static Type *shaped_like(Type *like, Type *t) {
   return t;
 }
 
-// A value (or vector of values) as whole 8-byte slots (the low bytes of
-// skein's slot union) and back.
-Value *to_slot(IRBuilder<> &b, Value *v) {
+// A value (or vector of values) as whole slots (8 bytes, the low bytes of
+// skein's slot union, unless told another width) and back.
+Value *to_slot(IRBuilder<> &b, Value *v, Type *slot) {
   Type *t = v->getType(), *e = t->getScalarType();
   if (e->isFloatingPointTy())
     v = b.CreateBitCast(
         v, shaped_like(t, b.getIntNTy(e->getPrimitiveSizeInBits())));
-  return b.CreateZExt(v, shaped_like(t, b.getInt64Ty()));
+  return b.CreateZExt(v, shaped_like(t, slot));
+}
+
+Value *to_slot(IRBuilder<> &b, Value *v) {
+  return to_slot(b, v, b.getInt64Ty());
+}
+
+Type *sub_slot_type(LLVMContext &ctx, Type *value) {
+  return value->getScalarSizeInBits() <= 32 ? Type::getInt32Ty(ctx)
+                                            : Type::getInt64Ty(ctx);
+}
+
+Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
+                   Value *lid) {
+  Value *first = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
+                                     b.CreateAdd(n, b.getInt64(1)));
+  return b.CreateInBoundsGEP(slot, first, lid);
 }
 
 Value *from_slot(IRBuilder<> &b, Value *slot, Type *t) {
@@ -282,7 +300,8 @@ static void emit_for(IRBuilder<> &b, Value *from, Value *to, Value *step,
 // not cover. Not the library itself: a non-uniform function's would park
 // (fiber mode's hook, which region mode has not).
 static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
-                               Value *sub_slots, Value *first, Value *end) {
+                               Type *slot, Value *sub_slots, Value *first,
+                               Value *end) {
   Function *f = b.GetInsertBlock()->getParent();
   IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
   AllocaInst *acc = eb.CreateAlloca(s.type, nullptr, "step.acc");
@@ -291,8 +310,8 @@ static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
   bool scan = s.kind == GroupStep::SCAN_INCLUSIVE ||
               s.kind == GroupStep::SCAN_EXCLUSIVE;
   emit_for(b, first, end, b.getInt64(1), [&](Value *k) {
-    Value *at = b.CreateInBoundsGEP(b.getInt64Ty(), sub_slots, k);
-    Value *x = from_slot(b, b.CreateLoad(b.getInt64Ty(), at), s.type);
+    Value *at = b.CreateInBoundsGEP(slot, sub_slots, k);
+    Value *x = from_slot(b, b.CreateLoad(slot, at), s.type);
     if (predicate)
       x = b.CreateZExt(b.CreateICmpNE(x, Constant::getNullValue(s.type)),
                        s.type);
@@ -300,15 +319,17 @@ static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
     Value *after = apply(b, s, before, x);
     b.CreateStore(after, acc);
     if (scan)
-      b.CreateStore(to_slot(b, s.kind == GroupStep::SCAN_INCLUSIVE ? after
-                                                                   : before),
+      b.CreateStore(to_slot(b,
+                            s.kind == GroupStep::SCAN_INCLUSIVE ? after
+                                                                : before,
+                            slot),
                     at);
   });
   if (scan)
     return;
-  Value *total = to_slot(b, b.CreateLoad(s.type, acc));
+  Value *total = to_slot(b, b.CreateLoad(s.type, acc), slot);
   emit_for(b, first, end, b.getInt64(1), [&](Value *k) {
-    b.CreateStore(total, b.CreateInBoundsGEP(b.getInt64Ty(), sub_slots, k));
+    b.CreateStore(total, b.CreateInBoundsGEP(slot, sub_slots, k));
   });
 }
 
@@ -321,8 +342,8 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
     call_library_as_last(b, c, s, group, ls, slots, n);
     return;
   }
-  Value *sub_slots = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
-                                         b.CreateAdd(n, one), "sub_slots");
+  Type *slot = sub_slot_type(b.getContext(), s.type);
+  Value *sub_slots = sub_slot_at(b, slots, n, slot, b.getInt64(0));
   Value *launch = b.CreateLoad(b.getPtrTy(),
                                group_field(b, c.group_ty, group, G_LAUNCH));
   Value *size = b.CreateZExt(
@@ -338,25 +359,26 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
       b.CreateICmpEQ(size, lanes_v),
       b.CreateMul(b.CreateUDiv(n, lanes_v), lanes_v), b.getInt64(0),
       "in_registers");
-  auto *vec_ty = FixedVectorType::get(b.getInt64Ty(), lanes);
+  auto *vec_ty = FixedVectorType::get(slot, lanes);
+  Align align(slot->getScalarSizeInBits() / 8);
   emit_for(b, b.getInt64(0), in_registers, lanes_v, [&](Value *first) {
-    Value *at = b.CreateInBoundsGEP(b.getInt64Ty(), sub_slots, first);
-    Value *v = from_slot(b, b.CreateAlignedLoad(vec_ty, at, Align(8)), s.type);
+    Value *at = b.CreateInBoundsGEP(slot, sub_slots, first);
+    Value *v = from_slot(b, b.CreateAlignedLoad(vec_ty, at, align), s.type);
     v = sub_group_in_registers(b, s, v, lanes);
-    b.CreateAlignedStore(to_slot(b, v), at, Align(8));
+    b.CreateAlignedStore(to_slot(b, v, slot), at, align);
   });
   // The rest, one sub-group at a time, in lane order.
   emit_for(b, in_registers, n, size, [&](Value *first) {
     Value *end = b.CreateBinaryIntrinsic(Intrinsic::umin,
                                          b.CreateAdd(first, size), n);
     if (!s.cluster) {
-      sub_group_in_order(b, s, sub_slots, first, end);
+      sub_group_in_order(b, s, slot, sub_slots, first, end);
       return;
     }
     Value *cluster = b.getInt64(s.cluster);
     emit_for(b, first, end, cluster, [&](Value *from) {
       sub_group_in_order(
-          b, s, sub_slots, from,
+          b, s, slot, sub_slots, from,
           b.CreateBinaryIntrinsic(Intrinsic::umin,
                                   b.CreateAdd(from, cluster), end));
     });
