@@ -258,6 +258,59 @@ unsigned version(Function &f, std::vector<CallInst *> &keys, MDNode *empty) {
   return made;
 }
 
+// The builtins' small out-of-line functions, which the optimiser does
+// not inline into kernels (the builtins are built "no-builtins", the
+// kernels are not) and which would keep a sampler opaque and a query a
+// call in the work-item loop: replaced by what they compute (image.c).
+// __skein_sampler_bits(s) and __translate_sampler_initializer(bits) are
+// casts (a sampler value is its bits), a handle is its argument, and
+// __skein_image_query(image, constant) a load of the descriptor's field.
+void lower_helpers(Module &m, MDNode *empty) {
+  std::vector<CallInst *> calls;
+  for (Function &f : m)
+    if (f.getName() == "__skein_sampler_bits" ||
+        f.getName() == "__translate_sampler_initializer" ||
+        f.getName() == "__skein_image_query" || is_handle(&f))
+      for (User *u : f.users())
+        if (auto *call = dyn_cast<CallInst>(u))
+          if (call->getCalledFunction() == &f)
+            calls.push_back(call);
+  for (CallInst *call : calls) {
+    IRBuilder<> b(call);
+    StringRef name = call->getCalledFunction()->getName();
+    Value *v = nullptr;
+    if (name == "__skein_sampler_bits") {
+      v = b.CreatePtrToInt(call->getArgOperand(0), call->getType());
+    } else if (name == "__translate_sampler_initializer") {
+      v = b.CreateIntToPtr(b.CreateZExt(call->getArgOperand(0),
+                                        b.getInt64Ty()),
+                           call->getType());
+    } else if (name == "__skein_image_query") {
+      auto *which = dyn_cast<ConstantInt>(call->getArgOperand(1));
+      if (!which || which->getZExtValue() > 5)
+        continue;
+      static const size_t fields[] = {
+          offsetof(skein_image, width),        offsetof(skein_image, height),
+          offsetof(skein_image, depth),        offsetof(skein_image, array_size),
+          offsetof(skein_image, channel_type), offsetof(skein_image, channel_order),
+      };
+      unsigned q = (unsigned)which->getZExtValue();
+      Value *p = b.CreateConstGEP1_64(b.getInt8Ty(), call->getArgOperand(0),
+                                      fields[q]);
+      LoadInst *ld = b.CreateAlignedLoad(q < 4 ? b.getInt64Ty() : b.getInt32Ty(),
+                                         p, Align(4));
+      ld->setMetadata(LLVMContext::MD_invariant_load, empty);
+      v = b.CreateZExtOrTrunc(ld, call->getType());
+    } else if (call->getArgOperand(0)->getType() == call->getType()) {
+      v = call->getArgOperand(0);   /* a handle */
+    }
+    if (!v)
+      continue;
+    call->replaceAllUsesWith(v);
+    call->eraseFromParent();
+  }
+}
+
 // Splits f's vector values (a pixel is a float4) into lanes, so that its
 // work-item loops are scalar code that the loop vectoriser widens across
 // work-items (it refuses vector-typed instructions). SROA and InstCombine
@@ -306,6 +359,7 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
                            mk);
   if (!key_f && !key_i)
     return;
+  lower_helpers(m, empty);
   for (Function &f : m) {
     if (f.isDeclaration())
       continue;
