@@ -182,3 +182,22 @@ bool cc_is_block_kernel(LLVMValueRef kernel) {
   return LLVMGetStringAttributeAtIndex(kernel, LLVMAttributeFunctionIndex,
                                        key, sizeof key - 1) != NULL;
 }
+
+bool cc_is_device_enqueue_builtin(const char *name) {
+  static const char *const prefixes[] = {
+      "__skein_ctx___enqueue_kernel_",
+      "__skein_ctx___get_kernel_",
+      "__skein_ctx__Z14enqueue_marker",
+      "__skein_ctx__Z17get_default_queuev",
+      "__skein_ctx__Z12retain_event",
+      "__skein_ctx__Z13release_event",
+      "__skein_ctx__Z17create_user_eventv",
+      "__skein_ctx__Z21set_user_event_status",
+      "__skein_ctx__Z14is_valid_event",
+      "__skein_ctx__Z28capture_event_profiling_info",
+  };
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+      return true;
+  return false;
+}
