@@ -195,6 +195,10 @@ void cc_kernel_info_free(cc_kernel_info *ki);
 bool cc_device_enqueue_prepare(LLVMModuleRef m, cc_log *log);
 /* Whether kernel was marked by cc_device_enqueue_prepare. */
 bool cc_is_block_kernel(LLVMValueRef kernel);
+/* Whether name is a device-enqueue builtin's __skein_ctx_ form
+ * (builtins/device_enqueue.c): it reads the launch, never waits for
+ * other work-items, so region mode calls it like printf. */
+bool cc_is_device_enqueue_builtin(const char *name);
 
 /* The work-group function of one kernel while it is being generated. */
 typedef struct cc_wg {
