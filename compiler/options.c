@@ -66,6 +66,7 @@ static const char *const macro_only[] = {
   "cl_intel_required_subgroup_size",
   "cl_intel_subgroups_char",
   "cl_intel_subgroups_long",
+  "cl_khr_expect_assume",
   "__opencl_c_work_group_collective_functions",
   "__opencl_c_fp16",
   "__opencl_c_atomic_scope_device",

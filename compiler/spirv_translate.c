@@ -235,6 +235,116 @@ static const char *val_env(uint32_t version) {
   return envs[minor < 5 ? minor : 4];
 }
 
+/* Two valid forms llvm-spirv 15 aborts on (assertions in its validate
+ * methods), which SPIR-V generators other than llvm-spirv write (the
+ * CTS's cl_khr_expect_assume modules do): OpConstantNull of a scalar
+ * type, and OpVectorShuffle of two vectors of different lengths. Returns
+ * a malloc'd copy of the module's num_words words (*out_words of them) in
+ * which every such constant is OpConstant 0 of its integer or float type
+ * or OpConstantFalse of its boolean type, and the shorter operand of
+ * every such shuffle is first widened to the longer one's type by a
+ * shuffle of its own (a new id; the indices into the second operand
+ * follow); NULL on allocation failure. The module passed cc_il_load, so
+ * every word count fits. A value's type is known where its instruction's
+ * first operand is a vector type: in a module's logical layout nothing
+ * else can name a type id there once types are declared. */
+static uint32_t *rewrite_scalar_nulls(const uint32_t *w, size_t num_words,
+                                      size_t *out_words) {
+  enum { OP_TYPE_BOOL = 20, OP_TYPE_INT = 21, OP_TYPE_FLOAT = 22,
+         OP_TYPE_VECTOR = 23, OP_CONSTANT_FALSE = 42, OP_CONSTANT = 43,
+         OP_CONSTANT_NULL = 46, OP_VECTOR_SHUFFLE = 79 };
+  uint32_t bound = w[3];
+  /* Per id: 0 not a scalar type, 1 bool, else 1 + literal words. */
+  unsigned char *kind = calloc(bound, 1);
+  /* Per id: the length of a vector type; the vector type of a value. */
+  uint32_t *length = calloc(bound, sizeof(*length));
+  uint32_t *type = calloc(bound, sizeof(*type));
+  /* A widening shuffle adds at most 5 words per word of a shuffle. */
+  uint32_t *out = malloc(num_words * 8 * sizeof(*out));
+  if (!kind || !length || !type || !out) {
+    free(kind);
+    free(length);
+    free(type);
+    free(out);
+    return NULL;
+  }
+  memcpy(out, w, 5 * sizeof(*out));
+  size_t n = 5;
+  uint32_t next_id = bound;
+  for (size_t at = 5; at < num_words;) {
+    uint32_t count = w[at] >> 16, op = w[at] & 0xffffu;
+    const uint32_t *a = w + at + 1;
+    if ((op == OP_TYPE_INT || op == OP_TYPE_FLOAT) && count >= 3 &&
+        a[0] < bound)
+      kind[a[0]] = a[1] > 32 ? 3 : 2;
+    else if (op == OP_TYPE_BOOL && count >= 2 && a[0] < bound)
+      kind[a[0]] = 1;
+    else if (op == OP_TYPE_VECTOR && count >= 4 && a[0] < bound)
+      length[a[0]] = a[2];
+    else if (count >= 3 && a[0] < bound && length[a[0]] && a[1] < bound)
+      type[a[1]] = a[0];
+    uint32_t t1 = 0, t2 = 0;
+    if (op == OP_VECTOR_SHUFFLE && count >= 5 && a[2] < bound &&
+        a[3] < bound) {
+      t1 = type[a[2]];
+      t2 = type[a[3]];
+    }
+    /* (OpenCL vectors have at most 16 components; nothing longer is
+     * rewritten, which also bounds the words added.) */
+    if (t1 && t2 && length[t1] != length[t2] && length[t1] <= 16 &&
+        length[t2] <= 16 && next_id < (1u << 22)) {
+      /* Widen the shorter operand v to the longer's type: a shuffle of
+       * v with itself keeping its components (then component 0). */
+      bool first = length[t1] < length[t2];
+      uint32_t from = first ? a[2] : a[3], to_type = first ? t2 : t1;
+      uint32_t short_len = first ? length[t1] : length[t2];
+      uint32_t long_len = first ? length[t2] : length[t1];
+      uint32_t wide = next_id++;
+      out[n++] = (5u + long_len) << 16 | OP_VECTOR_SHUFFLE;
+      out[n++] = to_type;
+      out[n++] = wide;
+      out[n++] = from;
+      out[n++] = from;
+      for (uint32_t i = 0; i < long_len; i++)
+        out[n++] = i < short_len ? i : 0;
+      memcpy(out + n, w + at, count * sizeof(*out));
+      uint32_t *copy = out + n;
+      n += count;
+      copy[first ? 3 : 4] = wide;
+      /* Indices into the second operand start after the first's length,
+       * which changed if the first was widened. 0xFFFFFFFF is undef. */
+      if (first)
+        for (uint32_t i = 5; i < count; i++)
+          if (copy[i] != 0xFFFFFFFFu && copy[i] >= short_len)
+            copy[i] = copy[i] - short_len + long_len;
+    } else if (op == OP_CONSTANT_NULL && count == 3 && a[0] < bound &&
+               kind[a[0]]) {
+      if (kind[a[0]] == 1) {
+        out[n++] = 3u << 16 | OP_CONSTANT_FALSE;
+        out[n++] = a[0];
+        out[n++] = a[1];
+      } else {
+        unsigned literals = kind[a[0]] - 1u;
+        out[n++] = (3u + literals) << 16 | OP_CONSTANT;
+        out[n++] = a[0];
+        out[n++] = a[1];
+        for (unsigned i = 0; i < literals; i++)
+          out[n++] = 0;
+      }
+    } else {
+      memcpy(out + n, w + at, count * sizeof(*out));
+      n += count;
+    }
+    at += count;
+  }
+  free(kind);
+  free(length);
+  free(type);
+  out[3] = next_id;   /* the id bound, past any new id */
+  *out_words = n;
+  return out;
+}
+
 cc_status cc_il_translate(const uint32_t *words, size_t num_words,
                           unsigned char **bc, size_t *bc_size, cc_log *log) {
   *bc = NULL;
@@ -258,7 +368,11 @@ cc_status cc_il_translate(const uint32_t *words, size_t num_words,
   snprintf(out, sizeof out, "%s/module.bc", dir);
   snprintf(msgs, sizeof msgs, "%s/messages.txt", dir);
   cc_status st = CC_BUILD_FAILED;
-  if (!write_file(in, words, num_words * 4)) {
+  size_t fixed_words = 0;
+  uint32_t *fixed = rewrite_scalar_nulls(words, num_words, &fixed_words);
+  if (!fixed) {
+    cc_log_printf(log, "error: out of host memory\n");
+  } else if (!write_file(in, fixed, fixed_words * 4)) {
     cc_log_printf(log, "error: could not write the SPIR-V module for the "
                   "translator: %s\n", strerror(errno));
   } else {
@@ -275,6 +389,7 @@ cc_status cc_il_translate(const uint32_t *words, size_t num_words,
                       "module\n");
     }
   }
+  free(fixed);
   unlink(in);
   unlink(out);
   unlink(msgs);

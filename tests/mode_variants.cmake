@@ -9,7 +9,7 @@
 set(SKEIN_MODE_VARIANT_TESTS
   kernels barriers kernel-loops kernel-vector-loops kernel-types region
   collectives collectives-half subgroups subgroups-ext forward-progress
-  uniform-arith
+  uniform-arith expect-assume
   int-division
   builtins-async builtins-atomics builtins-atomics-c11 builtins-common
   builtins-integer generic-as program-globals device-enqueue svm pipes)

@@ -309,6 +309,35 @@ static void test_no_integer_wrap(void) {
   }
 }
 
+/* SPV_KHR_expect_assume: OpAssumeTrueKHR and OpExpectKHR (llvm.assume
+ * and llvm.expect) keep the kernel's results. */
+static void test_expect_assume(void) {
+  uint32_t in[64], out[64];
+  test_seed(1619);
+  for (int i = 0; i < 64; i++)
+    in[i] = ((uint32_t)test_rand() & 0xffffu) | 1u;   /* odd, as assumed */
+  run_asm("expect_assume.spv", "expect_assume", in, out, 64);
+  for (int i = 0; i < 64; i++)
+    CHECK_EQ(out[i], 2 * in[i]);
+}
+
+/* Scalar OpConstantNull and OpVectorShuffle of vectors of different
+ * lengths, which llvm-spirv 15 aborts on and Skein rewrites first. */
+static void test_translator_workarounds(void) {
+  uint32_t in[64], out[512];
+  test_seed(1620);
+  for (int i = 0; i < 64; i++)
+    in[i] = (uint32_t)test_rand() & 0xffffffu;
+  run_asm("null_shuffle.spv", "null_shuffle", in, out, 512);
+  for (int i = 0; i < 64; i++) {
+    const uint32_t x = in[i], *o = out + 8 * i;
+    const uint32_t expect[8] = {x + 1, x + 2, x + 5, x, x, x + 5, x + 1,
+                                x + 1};
+    for (int c = 0; c < 8; c++)
+      CHECK_EQ(o[c], expect[c]);
+  }
+}
+
 /* SPV_KHR_linkonce_odr: two IL objects that both define lo_helper with
  * LinkOnceODR linkage link into one program (without the linkage the
  * link fails on the duplicate symbol). */
@@ -449,13 +478,15 @@ static const struct {
     {65, NULL},     /* GroupNonUniformShuffle */
     {66, NULL},     /* GroupNonUniformShuffleRelative */
     {67, NULL},     /* GroupNonUniformClustered */
+    {5629, "SPV_KHR_expect_assume"},
     {6025, "SPV_KHR_bit_instructions"},
     {6026, "SPV_KHR_subgroup_rotate"},
     {6400, "SPV_KHR_uniform_group_instructions"},
 };
 static const char *const listed_exts[] = {
     "SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_linkonce_odr",
-    "SPV_KHR_bit_instructions", "SPV_KHR_subgroup_rotate",
+    "SPV_KHR_bit_instructions", "SPV_KHR_expect_assume",
+    "SPV_KHR_subgroup_rotate",
     "SPV_KHR_uniform_group_instructions"};
 static const char *const listed_sets[] = {"OpenCL.std",
                                           "OpenCL.DebugInfo.100"};
@@ -1073,6 +1104,8 @@ int main(int argc, char **argv) {
   test_extinst();
   test_extension_capabilities();
   test_no_integer_wrap();
+  test_expect_assume();
+  test_translator_workarounds();
   test_spirv_queries();
   test_pipes();
   test_spec_constants();

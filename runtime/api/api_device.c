@@ -91,6 +91,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_intel_subgroups_long"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_suggested_local_work_size"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_expect_assume"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},

@@ -47,7 +47,7 @@ static struct _cl_device_id rt_the_device;
   "cl_intel_required_subgroup_size cl_intel_subgroups "                   \
   "cl_intel_subgroups_char cl_intel_subgroups_short "                      \
   "cl_intel_subgroups_long cl_khr_device_uuid "                           \
-  "cl_khr_suggested_local_work_size"
+  "cl_khr_suggested_local_work_size cl_khr_expect_assume"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
   "cl_khr_srgb_image_writes"
