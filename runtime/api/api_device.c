@@ -506,8 +506,7 @@ static cl_int rt_device_info_images(RT_INFO_PARAMS) {
   return RT_INFO_UNKNOWN;
 }
 
-/* Features Skein does not have: on-device queues, sub-groups and
- * partitioning all report zero. */
+/* Features Skein does not have: partitioning reports zero. */
 static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
   static const cl_device_partition_property no_partition = 0;
   (void)dev;
