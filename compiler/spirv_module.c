@@ -298,6 +298,11 @@ static const il_entry il_caps[] = {
      "cl_khr_subgroup_shuffle_relative"},
     {67, "GroupNonUniformClustered", "cl_khr_subgroup_clustered_reduce"},
     {5629, "ExpectAssumeKHR", "cl_khr_expect_assume"},
+    /* Read back as __spirv_*Dot*KHR calls, which
+     * builtins/integer_dot_product.cl defines. */
+    {6017, "DotProductInput4x8Bit", "cl_khr_integer_dot_product"},
+    {6018, "DotProductInput4x8BitPacked", "cl_khr_integer_dot_product"},
+    {6019, "DotProduct", "cl_khr_integer_dot_product"},
     {6025, "BitInstructions", "cl_khr_extended_bit_ops"},
     {6026, "GroupNonUniformRotateKHR", "cl_khr_subgroup_rotate"},
     {6400, "GroupUniformArithmeticKHR",
@@ -309,6 +314,7 @@ static const il_entry il_extensions[] = {
     {0, "SPV_KHR_linkonce_odr", NULL},
     {0, "SPV_KHR_bit_instructions", "cl_khr_extended_bit_ops"},
     {0, "SPV_KHR_expect_assume", "cl_khr_expect_assume"},
+    {0, "SPV_KHR_integer_dot_product", "cl_khr_integer_dot_product"},
     {0, "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate"},
     {0, "SPV_KHR_uniform_group_instructions",
      "cl_khr_work_group_uniform_arithmetic"},

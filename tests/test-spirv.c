@@ -14,6 +14,7 @@
  * "--no-translator" (run with SKEIN_LLVM_SPIRV naming a missing file)
  * checks a device without the translator instead. */
 #include "test_util.h"
+#include "dot_reference.h"
 
 #include <CL/cl_ext.h>
 #include <stdbool.h>
@@ -338,6 +339,36 @@ static void test_translator_workarounds(void) {
   }
 }
 
+/* SPV_KHR_integer_dot_product: every dot instruction, packed and 4 x
+ * 8-bit vector, against the host. */
+static void test_integer_dot_product(void) {
+  uint32_t in[64], out[640];
+  test_seed(1621);
+  for (int i = 0; i < 64; i++)
+    in[i] = (uint32_t)test_rand();
+  in[0] = 0x7fffffffu;   /* saturates the signed accumulations */
+  in[1] = 0x7f7f7f7fu;
+  in[2] = 0xffffffffu;   /* and the unsigned one */
+  in[3] = 0xffffffffu;
+  run_asm("dot.spv", "dot", in, out, 640);
+  for (int i = 0; i < 64; i++) {
+    uint32_t x = in[i], y = in[i ^ 1];
+    const uint32_t *o = out + 10 * i;
+    int64_t ss = ref_dot(x, y, true, true), uu = ref_dot(x, y, false, false),
+            su = ref_dot(x, y, true, false);
+    CHECK_EQ(o[0], (uint32_t)ss);
+    CHECK_EQ(o[1], (uint32_t)uu);
+    CHECK_EQ(o[2], (uint32_t)su);
+    CHECK_EQ(o[3], (uint32_t)ref_sat_int(ss + (int32_t)x));
+    CHECK_EQ(o[4], ref_sat_uint(uu + x));
+    CHECK_EQ(o[5], (uint32_t)ref_sat_int(su + (int32_t)x));
+    CHECK_EQ(o[6], (uint32_t)ss);
+    CHECK_EQ(o[7], (uint32_t)uu);
+    CHECK_EQ(o[8], (uint32_t)su);
+    CHECK_EQ(o[9], (uint32_t)ref_sat_int(ss + (int32_t)y));
+  }
+}
+
 /* SPV_KHR_linkonce_odr: two IL objects that both define lo_helper with
  * LinkOnceODR linkage link into one program (without the linkage the
  * link fails on the duplicate symbol). */
@@ -479,6 +510,9 @@ static const struct {
     {66, NULL},     /* GroupNonUniformShuffleRelative */
     {67, NULL},     /* GroupNonUniformClustered */
     {5629, "SPV_KHR_expect_assume"},
+    {6017, "SPV_KHR_integer_dot_product"},
+    {6018, "SPV_KHR_integer_dot_product"},
+    {6019, "SPV_KHR_integer_dot_product"},
     {6025, "SPV_KHR_bit_instructions"},
     {6026, "SPV_KHR_subgroup_rotate"},
     {6400, "SPV_KHR_uniform_group_instructions"},
@@ -486,6 +520,7 @@ static const struct {
 static const char *const listed_exts[] = {
     "SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_linkonce_odr",
     "SPV_KHR_bit_instructions", "SPV_KHR_expect_assume",
+    "SPV_KHR_integer_dot_product",
     "SPV_KHR_subgroup_rotate",
     "SPV_KHR_uniform_group_instructions"};
 static const char *const listed_sets[] = {"OpenCL.std",
@@ -1106,6 +1141,7 @@ int main(int argc, char **argv) {
   test_no_integer_wrap();
   test_expect_assume();
   test_translator_workarounds();
+  test_integer_dot_product();
   test_spirv_queries();
   test_pipes();
   test_spec_constants();

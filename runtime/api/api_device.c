@@ -92,6 +92,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_device_uuid"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_suggested_local_work_size"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_expect_assume"},
+      {CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -155,6 +156,10 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_device_enqueue"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_pipes"},
+      {CL_MAKE_VERSION(3, 0, 0),
+       "__opencl_c_integer_dot_product_input_4x8bit"},
+      {CL_MAKE_VERSION(3, 0, 0),
+       "__opencl_c_integer_dot_product_input_4x8bit_packed"},
       /* Last: listed only while image support is on. */
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
@@ -228,6 +233,20 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     else
       rt_driver_uuid(uuid);
     RT_INFO_ARRAY(uuid, CL_UUID_SIZE_KHR);
+  }
+  /* cl_khr_integer_dot_product (builtins/integer_dot_product.cl): both
+   * input forms. No form is accelerated: the builtins are plain integer
+   * arithmetic, not the CPU's VNNI dot-product instructions. */
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
+    RT_INFO_VALUE(cl_device_integer_dot_product_capabilities_khr,
+                  CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                      CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
+  case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
+    static const cl_device_integer_dot_product_acceleration_properties_khr
+        none = {0};
+    RT_INFO_VALUE(cl_device_integer_dot_product_acceleration_properties_khr,
+                  none);
   }
   case CL_DEVICE_LUID_VALID_KHR:
     RT_INFO_VALUE(cl_bool, CL_FALSE);

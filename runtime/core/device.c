@@ -20,7 +20,9 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_atomic_order_acq_rel __opencl_c_atomic_order_seq_cst "       \
   "__opencl_c_atomic_scope_device __opencl_c_atomic_scope_all_devices "    \
   "__opencl_c_generic_address_space "                                      \
-  "__opencl_c_program_scope_global_variables __opencl_c_pipes"
+  "__opencl_c_program_scope_global_variables __opencl_c_pipes "             \
+  "__opencl_c_integer_dot_product_input_4x8bit "                           \
+  "__opencl_c_integer_dot_product_input_4x8bit_packed"
 /* Device-side enqueue (runtime/core/device_queue.c). */
 #define RT_ENQUEUE_FEATURES "__opencl_c_device_enqueue"
 #define RT_IMAGE_FEATURES                                                  \
@@ -47,7 +49,8 @@ static struct _cl_device_id rt_the_device;
   "cl_intel_required_subgroup_size cl_intel_subgroups "                   \
   "cl_intel_subgroups_char cl_intel_subgroups_short "                      \
   "cl_intel_subgroups_long cl_khr_device_uuid "                           \
-  "cl_khr_suggested_local_work_size cl_khr_expect_assume"
+  "cl_khr_suggested_local_work_size cl_khr_expect_assume "               \
+  "cl_khr_integer_dot_product"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
   "cl_khr_srgb_image_writes"

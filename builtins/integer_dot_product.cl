@@ -1,0 +1,98 @@
+/* This file contains the cl_khr_integer_dot_product builtins (OpenCL C
+ * 3.0 section 6.15.3.3 with the extension): dot and dot_acc_sat of
+ * uchar4/char4 in every signedness pairing, and the packed forms
+ * dot_4x8packed_{uu,ss,us,su}_{uint,int} and dot_acc_sat_4x8packed_*,
+ * whose uint operands hold four 8-bit components, component 0 in the
+ * least significant byte. The product sums are exact in 32 bits (four
+ * products of at most 2^16 each); the _acc_sat forms then add acc with
+ * saturation. Written as plain integer arithmetic, which the work-item
+ * loop's vectoriser widens like any other (no form is claimed to be
+ * accelerated: CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_*
+ * are all false). Clang declares them when the feature macros below are
+ * defined, as the compiler does for programs (compiler/options.c). */
+#define __opencl_c_integer_dot_product_input_4x8bit 1
+#define __opencl_c_integer_dot_product_input_4x8bit_packed 1
+#include "builtins.h"
+
+#define DOT4(a, b)                                                           \
+  ((int)(a).s0 * (int)(b).s0 + (int)(a).s1 * (int)(b).s1 +                   \
+   (int)(a).s2 * (int)(b).s2 + (int)(a).s3 * (int)(b).s3)
+
+OVL uint dot(uchar4 a, uchar4 b) { return (uint)DOT4(a, b); }
+OVL int dot(char4 a, char4 b) { return DOT4(a, b); }
+OVL int dot(char4 a, uchar4 b) { return DOT4(a, b); }
+OVL int dot(uchar4 a, char4 b) { return DOT4(a, b); }
+
+OVL uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) {
+  return add_sat((uint)DOT4(a, b), acc);
+}
+OVL int dot_acc_sat(char4 a, char4 b, int acc) {
+  return add_sat(DOT4(a, b), acc);
+}
+OVL int dot_acc_sat(char4 a, uchar4 b, int acc) {
+  return add_sat(DOT4(a, b), acc);
+}
+OVL int dot_acc_sat(uchar4 a, char4 b, int acc) {
+  return add_sat(DOT4(a, b), acc);
+}
+
+#define U4(x) as_uchar4(x)
+#define S4(x) as_char4(x)
+
+OVL uint dot_4x8packed_uu_uint(uint a, uint b) { return dot(U4(a), U4(b)); }
+OVL int dot_4x8packed_ss_int(uint a, uint b) { return dot(S4(a), S4(b)); }
+OVL int dot_4x8packed_us_int(uint a, uint b) { return dot(U4(a), S4(b)); }
+OVL int dot_4x8packed_su_int(uint a, uint b) { return dot(S4(a), U4(b)); }
+
+OVL uint dot_acc_sat_4x8packed_uu_uint(uint a, uint b, uint acc) {
+  return dot_acc_sat(U4(a), U4(b), acc);
+}
+OVL int dot_acc_sat_4x8packed_ss_int(uint a, uint b, int acc) {
+  return dot_acc_sat(S4(a), S4(b), acc);
+}
+OVL int dot_acc_sat_4x8packed_us_int(uint a, uint b, int acc) {
+  return dot_acc_sat(U4(a), S4(b), acc);
+}
+OVL int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc) {
+  return dot_acc_sat(S4(a), U4(b), acc);
+}
+
+/* The names llvm-spirv 15 gives OpSDot, OpUDot, OpSUDot and their
+ * AccSat forms when it reads SPIR-V (SPV_KHR_integer_dot_product) back:
+ * "SPIR-V friendly" calls whose vectors are char4 whatever their
+ * signedness, and whose packed forms take the packed-format operand
+ * (0, PackedVectorFormat4x8Bit) last. Results of 32 bits only. */
+OVL int __spirv_SDotKHR_Rint(char4 a, char4 b) { return dot(a, b); }
+OVL uint __spirv_UDotKHR_Ruint(char4 a, char4 b) {
+  return dot(as_uchar4(a), as_uchar4(b));
+}
+OVL int __spirv_SUDotKHR_Rint(char4 a, char4 b) {
+  return dot(a, as_uchar4(b));
+}
+OVL int __spirv_SDotAccSatKHR_Rint(char4 a, char4 b, int acc) {
+  return dot_acc_sat(a, b, acc);
+}
+OVL uint __spirv_UDotAccSatKHR_Ruint(char4 a, char4 b, int acc) {
+  return dot_acc_sat(as_uchar4(a), as_uchar4(b), (uint)acc);
+}
+OVL int __spirv_SUDotAccSatKHR_Rint(char4 a, char4 b, int acc) {
+  return dot_acc_sat(a, as_uchar4(b), acc);
+}
+OVL int __spirv_SDotKHR_Rint(int a, int b, int format) {
+  return dot_4x8packed_ss_int((uint)a, (uint)b);
+}
+OVL uint __spirv_UDotKHR_Ruint(int a, int b, int format) {
+  return dot_4x8packed_uu_uint((uint)a, (uint)b);
+}
+OVL int __spirv_SUDotKHR_Rint(int a, int b, int format) {
+  return dot_4x8packed_su_int((uint)a, (uint)b);
+}
+OVL int __spirv_SDotAccSatKHR_Rint(int a, int b, int acc, int format) {
+  return dot_acc_sat_4x8packed_ss_int((uint)a, (uint)b, acc);
+}
+OVL uint __spirv_UDotAccSatKHR_Ruint(int a, int b, int acc, int format) {
+  return dot_acc_sat_4x8packed_uu_uint((uint)a, (uint)b, (uint)acc);
+}
+OVL int __spirv_SUDotAccSatKHR_Rint(int a, int b, int acc, int format) {
+  return dot_acc_sat_4x8packed_su_int((uint)a, (uint)b, acc);
+}

@@ -1,0 +1,158 @@
+/* This file contains the tests of cl_khr_integer_dot_product from OpenCL
+ * C: the extension (version 2.0.0) and its two OpenCL C features are
+ * reported, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR has both input
+ * forms, the acceleration properties say no form is accelerated, and
+ * every function (dot and dot_acc_sat of uchar4/char4 in each signedness
+ * pairing, dot_4x8packed_* and dot_acc_sat_4x8packed_*) matches the host
+ * on random and saturating inputs. (tests/test-spirv.c runs the SPIR-V
+ * instructions.) */
+#include "test_util.h"
+#include "dot_reference.h"
+
+#include <CL/cl_ext.h>
+
+static test_env env;
+
+static const char *source =
+    "#if !defined(cl_khr_integer_dot_product) || \\\n"
+    "    !defined(__opencl_c_integer_dot_product_input_4x8bit) || \\\n"
+    "    !defined(__opencl_c_integer_dot_product_input_4x8bit_packed)\n"
+    "#error integer dot product macros missing\n"
+    "#endif\n"
+    "kernel void dots(global int *out, global const uint *in,\n"
+    "                 global const int *acc) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  uint x = in[i], y = in[i ^ 1];\n"
+    "  int a = acc[i];\n"
+    "  uchar4 ux = as_uchar4(x), uy = as_uchar4(y);\n"
+    "  char4 sx = as_char4(x), sy = as_char4(y);\n"
+    "  global int *o = out + 16 * i;\n"
+    "  o[0] = (int)dot(ux, uy);\n"
+    "  o[1] = dot(sx, sy);\n"
+    "  o[2] = dot(sx, uy);\n"
+    "  o[3] = dot(ux, sy);\n"
+    "  o[4] = (int)dot_acc_sat(ux, uy, (uint)a);\n"
+    "  o[5] = dot_acc_sat(sx, sy, a);\n"
+    "  o[6] = dot_acc_sat(sx, uy, a);\n"
+    "  o[7] = dot_acc_sat(ux, sy, a);\n"
+    "  o[8] = (int)dot_4x8packed_uu_uint(x, y);\n"
+    "  o[9] = dot_4x8packed_ss_int(x, y);\n"
+    "  o[10] = dot_4x8packed_us_int(x, y);\n"
+    "  o[11] = dot_4x8packed_su_int(x, y);\n"
+    "  o[12] = (int)dot_acc_sat_4x8packed_uu_uint(x, y, (uint)a);\n"
+    "  o[13] = dot_acc_sat_4x8packed_ss_int(x, y, a);\n"
+    "  o[14] = dot_acc_sat_4x8packed_us_int(x, y, a);\n"
+    "  o[15] = dot_acc_sat_4x8packed_su_int(x, y, a);\n"
+    "}\n";
+
+static void check_reports(void) {
+  char text[8192];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
+                             text, NULL));
+  CHECK(strstr(text, "cl_khr_integer_dot_product") != NULL);
+  cl_name_version list[128];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION,
+                             sizeof list, list, &size));
+  int found = 0;
+  for (size_t i = 0; i < size / sizeof list[0]; i++)
+    if (strcmp(list[i].name, "cl_khr_integer_dot_product") == 0) {
+      found++;
+      CHECK_EQ(list[i].version, CL_MAKE_VERSION(2, 0, 0));
+    }
+  CHECK_EQ(found, 1);
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES,
+                             sizeof list, list, &size));
+  found = 0;
+  for (size_t i = 0; i < size / sizeof list[0]; i++)
+    found += strcmp(list[i].name,
+                    "__opencl_c_integer_dot_product_input_4x8bit") == 0 ||
+             strcmp(list[i].name,
+                    "__opencl_c_integer_dot_product_input_4x8bit_packed") ==
+                 0;
+  CHECK_EQ(found, 2);
+  cl_device_integer_dot_product_capabilities_khr caps = 0;
+  REQUIRE_OK(clGetDeviceInfo(env.device,
+                             CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR,
+                             sizeof caps, &caps, &size));
+  CHECK_EQ(size, sizeof caps);
+  CHECK_EQ(caps, CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
+                     CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
+  static const cl_device_info accel[] = {
+      CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR,
+      CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR};
+  for (int q = 0; q < 2; q++) {
+    cl_device_integer_dot_product_acceleration_properties_khr p;
+    memset(&p, 0xff, sizeof p);
+    REQUIRE_OK(clGetDeviceInfo(env.device, accel[q], sizeof p, &p, &size));
+    CHECK_EQ(size, sizeof p);
+    CHECK_EQ(p.signed_accelerated, CL_FALSE);
+    CHECK_EQ(p.unsigned_accelerated, CL_FALSE);
+    CHECK_EQ(p.mixed_signedness_accelerated, CL_FALSE);
+    CHECK_EQ(p.accumulating_saturating_signed_accelerated, CL_FALSE);
+    CHECK_EQ(p.accumulating_saturating_unsigned_accelerated, CL_FALSE);
+    CHECK_EQ(p.accumulating_saturating_mixed_signedness_accelerated,
+             CL_FALSE);
+    CHECK_EQ(clGetDeviceInfo(env.device, accel[q], sizeof p - 1, &p, NULL),
+             CL_INVALID_VALUE);
+  }
+}
+
+int main(void) {
+  test_setup(&env);
+  check_reports();
+  enum { N = 1024 };
+  static uint32_t in[N];
+  static int32_t acc[N], out[16 * N];
+  test_seed(1722);
+  for (int i = 0; i < N; i++) {
+    in[i] = (uint32_t)test_rand();
+    acc[i] = (int32_t)test_rand();
+  }
+  /* Saturation at both ends of int and uint, and extreme bytes. */
+  in[0] = 0x7f7f7f7fu, in[1] = 0x7f7f7f7fu, acc[0] = INT32_MAX - 5;
+  in[2] = 0x80808080u, in[3] = 0x7f7f7f7fu, acc[2] = INT32_MIN + 5;
+  in[4] = 0xffffffffu, in[5] = 0xffffffffu, acc[4] = -1;
+  in[6] = 0x80808080u, in[7] = 0x80808080u, acc[6] = INT32_MAX;
+  cl_program p = test_build(&env, source, "-cl-std=CL3.0");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "dots", &err);
+  REQUIRE_OK(err);
+  cl_mem bo = test_buffer(&env, sizeof out, NULL);
+  cl_mem bi = test_buffer(&env, sizeof in, in);
+  cl_mem ba = test_buffer(&env, sizeof acc, acc);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof bi, &bi));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof ba, &ba));
+  size_t global = N;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, bo, CL_TRUE, 0, sizeof out, out,
+                                 0, NULL, NULL));
+  for (int i = 0; i < N; i++) {
+    uint32_t x = in[i], y = in[i ^ 1];
+    int64_t a = acc[i];
+    int64_t uu = ref_dot(x, y, false, false), ss = ref_dot(x, y, true, true),
+            su = ref_dot(x, y, true, false), us = ref_dot(x, y, false, true);
+    const int32_t expect[16] = {
+        (int32_t)uu, (int32_t)ss, (int32_t)su, (int32_t)us,
+        (int32_t)ref_sat_uint(uu + (uint32_t)a), ref_sat_int(ss + a),
+        ref_sat_int(su + a), ref_sat_int(us + a),
+        (int32_t)uu, (int32_t)ss, (int32_t)us, (int32_t)su,
+        (int32_t)ref_sat_uint(uu + (uint32_t)a), ref_sat_int(ss + a),
+        ref_sat_int(us + a), ref_sat_int(su + a)};
+    for (int f = 0; f < 16; f++)
+      if (out[16 * i + f] != expect[f]) {
+        fprintf(stderr, "item %d function %d: %d, expected %d\n", i, f,
+                out[16 * i + f], expect[f]);
+        test_failures++;
+      }
+  }
+  clReleaseMemObject(bo);
+  clReleaseMemObject(bi);
+  clReleaseMemObject(ba);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+  test_teardown(&env);
+  return test_finish("integer-dot-product");
+}
