@@ -3,11 +3,11 @@
  * migrate). Host and device share one coherent address space, so map,
  * unmap and migrate only order, and memcpy and fill touch the memory
  * itself; the allocations and their registry live in core/svm.c. */
-#include "../core/context.h"
 #include "../core/event.h"
 #include "../core/platform.h"
 #include "../core/queue.h"
 #include "../core/svm.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
