@@ -8,6 +8,7 @@
 #include "../core/pipe.h"
 #include "../core/platform.h"
 #include "../core/printf.h"
+#include <cpuid.h>
 #include <string.h>
 
 /* clCompileProgram and clLinkProgram compile and link separately
@@ -20,6 +21,19 @@
 #define RT_DEVICE_SPIRV_EXTENDED_INSTRUCTION_SETS_KHR 0x12B9
 #define RT_DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
 #define RT_DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+/* cl_khr_kernel_clock (likewise). */
+#define RT_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR 0x1076
+#define RT_KERNEL_CLOCK_SCOPE_DEVICE_KHR (1u << 0)
+#define RT_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR (1u << 1)
+#define RT_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1u << 2)
+
+/* Whether the CPU's time-stamp counter is invariant (CPUID
+ * 0x80000007 EDX bit 8): one constant rate in every power state, and
+ * synchronised across the cores of the package. */
+static bool rt_invariant_tsc(void) {
+  unsigned a, b, c, d;
+  return __get_cpuid(0x80000007u, &a, &b, &c, &d) && (d >> 8) & 1u;
+}
 
 /* Returned by the query groups below for a param_name they do not know;
  * positive, so it is never mistaken for a CL error code. */
@@ -93,6 +107,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_suggested_local_work_size"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_expect_assume"},
       {CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_kernel_clock"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -160,6 +175,9 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
        "__opencl_c_integer_dot_product_input_4x8bit"},
       {CL_MAKE_VERSION(3, 0, 0),
        "__opencl_c_integer_dot_product_input_4x8bit_packed"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_kernel_clock_scope_device"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_kernel_clock_scope_work_group"},
+      {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_kernel_clock_scope_sub_group"},
       /* Last: listed only while image support is on. */
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
@@ -248,6 +266,17 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_device_integer_dot_product_acceleration_properties_khr,
                   none);
   }
+  /* cl_khr_kernel_clock (builtins/kernel_clock.cl): every scope reads
+   * the time-stamp counter. A work-group (and so a sub-group) runs on
+   * one thread; the device scope needs the counter to be one clock
+   * across cores, which an invariant TSC is (the OpenCL C feature
+   * __opencl_c_kernel_clock_scope_device is listed either way). */
+  case RT_DEVICE_KERNEL_CLOCK_CAPABILITIES_KHR:
+    RT_INFO_VALUE(cl_bitfield, (rt_invariant_tsc()
+                                    ? RT_KERNEL_CLOCK_SCOPE_DEVICE_KHR
+                                    : 0) |
+                                   RT_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR |
+                                   RT_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
   case CL_DEVICE_LUID_VALID_KHR:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
   case CL_DEVICE_LUID_KHR: {

@@ -22,7 +22,10 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_generic_address_space "                                      \
   "__opencl_c_program_scope_global_variables __opencl_c_pipes "             \
   "__opencl_c_integer_dot_product_input_4x8bit "                           \
-  "__opencl_c_integer_dot_product_input_4x8bit_packed"
+  "__opencl_c_integer_dot_product_input_4x8bit_packed "                    \
+  "__opencl_c_kernel_clock_scope_device "                                  \
+  "__opencl_c_kernel_clock_scope_work_group "                              \
+  "__opencl_c_kernel_clock_scope_sub_group"
 /* Device-side enqueue (runtime/core/device_queue.c). */
 #define RT_ENQUEUE_FEATURES "__opencl_c_device_enqueue"
 #define RT_IMAGE_FEATURES                                                  \
@@ -50,7 +53,7 @@ static struct _cl_device_id rt_the_device;
   "cl_intel_subgroups_char cl_intel_subgroups_short "                      \
   "cl_intel_subgroups_long cl_khr_device_uuid "                           \
   "cl_khr_suggested_local_work_size cl_khr_expect_assume "               \
-  "cl_khr_integer_dot_product"
+  "cl_khr_integer_dot_product cl_khr_kernel_clock"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
   "cl_khr_srgb_image_writes"
