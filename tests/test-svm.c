@@ -10,10 +10,12 @@
  * context and freed pointers; linked lists built by the host and walked
  * by kernels and the reverse; a host-kernel atomic ping-pong and a
  * shared counter on fine-grain memory while the kernel runs (bounded by
- * a timeout, so a failure cannot hang); a barrier kernel on SVM, which
- * must take region mode in the default run. ctest runs it again with
- * SKEIN_MODE=fiber and SKEIN_MODE=loop. */
+ * a timeout, so a failure cannot hang); allocations from several
+ * threads at once; a barrier kernel on SVM, which must take region mode
+ * in the default run. ctest runs it again with SKEIN_MODE=fiber and
+ * SKEIN_MODE=loop. */
 #include "test_util.h"
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -894,6 +896,60 @@ static void test_pingpong(void) {
   clSVMFree(env.context, data);
 }
 
+/* ---- Threads ----------------------------------------------------------- */
+
+/* Threads allocate and free at once; each checks through the registry
+ * (a buffer over its allocation's middle, and a copy past its end) that
+ * its own allocations are found, and only they. */
+static void *alloc_thread(void *arg) {
+  unsigned seed = (unsigned)(uintptr_t)arg;
+  int *bad = calloc(1, sizeof *bad);
+  for (int i = 0; i < 300 && bad; i++) {
+    seed = seed * 1103515245u + 12345u;
+    size_t size = 64 + (seed >> 8) % 4096;
+    char *p = clSVMAlloc(env.context, CL_MEM_SVM_FINE_GRAIN_BUFFER, size, 0);
+    if (!p) {
+      (*bad)++;
+      continue;
+    }
+    memset(p, i, size);
+    cl_int err;
+    cl_mem m = clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, size - 32,
+                              p + 32, &err);
+    cl_bool uses = CL_FALSE;
+    if (err != CL_SUCCESS ||
+        clGetMemObjectInfo(m, CL_MEM_USES_SVM_POINTER, sizeof uses, &uses,
+                           NULL) != CL_SUCCESS ||
+        !uses)
+      (*bad)++;
+    if (m)
+      clReleaseMemObject(m);
+    if (clCreateBuffer(env.context, CL_MEM_USE_HOST_PTR, size, p + 1,
+                       &err) != NULL ||
+        err != CL_INVALID_BUFFER_SIZE)
+      (*bad)++;
+    clSVMFree(env.context, p);
+  }
+  return bad;
+}
+
+static void test_threads(void) {
+  enum { THREADS = 4 };
+  pthread_t t[THREADS];
+  for (int i = 0; i < THREADS; i++)
+    REQUIRE_OK(pthread_create(&t[i], NULL, alloc_thread,
+                              (void *)(uintptr_t)(i + 1)) ? CL_OUT_OF_RESOURCES
+                                                          : CL_SUCCESS);
+  for (int i = 0; i < THREADS; i++) {
+    void *bad = NULL;
+    pthread_join(t[i], &bad);
+    CHECK(bad != NULL);
+    if (bad)
+      CHECK_EQ(*(int *)bad, 0);
+    free(bad);
+  }
+}
+
 /* ---- A barrier kernel on SVM --------------------------------------------- */
 
 static void test_barrier_kernel(void) {
@@ -946,6 +1002,7 @@ int main(void) {
   test_setup(&env);
   test_queries();
   test_alloc();
+  test_threads();
   for (int std = 0; std < 2; std++) {
     /* OpenCL C 3.0 and 2.0 (memory_scope_all_svm_devices in both). */
     prog = test_build(&env, source, std ? "-cl-std=CL2.0" : "-cl-std=CL3.0");
