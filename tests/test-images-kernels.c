@@ -1755,6 +1755,93 @@ static void test_pitches(void) {
 }
 
 /* Every kernel test, built in the current SKEIN_MODE. */
+/* Every code of the 8- and 16-bit normalised types, read (read_imagef
+ * must give code / scale exactly, at least -1 for the signed types) and
+ * written back from its own value and from the value halfway to the next
+ * code (write_imagef must round to nearest even and saturate), in R
+ * (R UNORM_INT8 is one of the versioned formats) and RG (the generic
+ * path, the code in both channels). */
+static void test_exhaustive_norm(void) {
+  static const cl_channel_type types[] = {CL_UNORM_INT8, CL_SNORM_INT8,
+                                          CL_UNORM_INT16, CL_SNORM_INT16};
+  static const cl_channel_order orders[] = {CL_R, CL_RG};
+  for (size_t ti = 0; ti < 4; ti++)
+    for (size_t oi = 0; oi < 2; oi++) {
+      fmt f = {orders[oi], types[ti], FLOATS};
+      int nb = type_bytes(f.type), nc = fmt_channels(&f);
+      size_t codes = (size_t)1 << (8 * nb), w = 256, h = codes / w;
+      size_t es = fmt_size(&f), n = codes * 2;
+      unsigned char *bytes = malloc(n * es), *back = malloc(n * es);
+      float (*v)[4] = malloc(n * 16);
+      for (size_t k = 0; k < codes; k++)
+        for (int c = 0; c < nc; c++)
+          for (int b = 0; b < nb; b++)
+            bytes[k * es + c * nb + b] = (unsigned char)(k >> (8 * b));
+      /* Reads. */
+      cl_mem img = make_image(CL_MEM_OBJECT_IMAGE2D, 0, f.order, f.type, w,
+                              h, 1, bytes);
+      cl_mem vbuf = test_buffer(&env, n * 16, NULL);
+      cl_kernel k = kernel("rd_f");
+      const void *rargs[] = {&img, &vbuf};
+      set_args(k, 2, rargs);
+      size_t global[2] = {w, h};
+      run(k, 2, global);
+      read_buffer(vbuf, codes * 16, v);
+      int bad = 0;
+      for (size_t i = 0; i < codes; i++) {
+        float want = ref_to_float(f.type, (uint32_t)i);
+        if ((v[i][0] != want || (nc == 2 && v[i][1] != want)) && bad++ < 3)
+          fprintf(stderr, "read %#x/%#x code %#zx: %a, want %a\n", f.order,
+                  f.type, i, v[i][0], want);
+      }
+      CHECK(bad == 0);
+      REQUIRE_OK(clReleaseKernel(k));
+      REQUIRE_OK(clReleaseMemObject(img));
+      /* Writes: each code's value, then the midpoints. */
+      float scale = f.type == CL_UNORM_INT8    ? 255.0f
+                    : f.type == CL_SNORM_INT8  ? 127.0f
+                    : f.type == CL_UNORM_INT16 ? 65535.0f
+                                               : 32767.0f;
+      for (size_t i = 0; i < codes; i++) {
+        float exact = ref_to_float(f.type, (uint32_t)i);
+        float half = exact + 0.5f / scale;
+        v[i][0] = v[i][1] = exact;
+        v[codes + i][0] = v[codes + i][1] = half;
+        v[i][2] = v[codes + i][2] = 0.0f;
+        v[i][3] = v[codes + i][3] = 1.0f;
+      }
+      REQUIRE_OK(clEnqueueWriteBuffer(env.queue, vbuf, CL_TRUE, 0, n * 16, v,
+                                      0, NULL, NULL));
+      cl_mem out = make_image(CL_MEM_OBJECT_IMAGE2D, 0, f.order, f.type, w,
+                              2 * h, 1, NULL);
+      k = kernel("wr_f");
+      const void *wargs[] = {&out, &vbuf};
+      set_args(k, 2, wargs);
+      size_t wglobal[2] = {w, 2 * h};
+      run(k, 2, wglobal);
+      size_t origin[3] = {0, 0, 0}, region[3] = {w, 2 * h, 1};
+      REQUIRE_OK(clEnqueueReadImage(env.queue, out, CL_TRUE, origin, region,
+                                    0, 0, back, 0, NULL, NULL));
+      bad = 0;
+      for (size_t i = 0; i < n; i++)
+        for (int c = 0; c < nc; c++) {
+          uint32_t got = 0, want = ref_from_float(f.type, v[i][c]);
+          for (int b = 0; b < nb; b++)
+            got |= (uint32_t)back[i * es + c * nb + b] << (8 * b);
+          if (got != want && bad++ < 3)
+            fprintf(stderr, "write %#x/%#x of %a: %#x, want %#x\n", f.order,
+                    f.type, v[i][c], got, want);
+        }
+      CHECK(bad == 0);
+      REQUIRE_OK(clReleaseKernel(k));
+      REQUIRE_OK(clReleaseMemObject(out));
+      REQUIRE_OK(clReleaseMemObject(vbuf));
+      free(bytes);
+      free(back);
+      free(v);
+    }
+}
+
 /* Image-to-image kernels over the formats the compiler versions work-item
  * loops on (RGBA and R of UNORM_INT8 and FLOAT) and two it does not (BGRA
  * UNORM_INT8; RGBA UNORM_INT8 into RGBA FLOAT, images of two formats),
@@ -1837,6 +1924,7 @@ static void test_kernels(const char *mode) {
   test_queries();
   test_formats();
   test_copies();
+  test_exhaustive_norm();
   test_srgb();
   for (int end = 1; end >= 0; end--) {
     guard_at_end = end;
