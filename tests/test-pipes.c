@@ -150,6 +150,16 @@ static const char *source =
     "    atomic_inc(&seen[v]);\n"
     "  }\n"
     "}\n"
+    /* A barrier kernel (region mode): packets read into local memory,
+     * then stored mirrored within the group. */
+    "__kernel void r_local(__read_only pipe int p, __global int *dst,\n"
+    "                      __global int *st) {\n"
+    "  __local int tmp[64];\n"
+    "  size_t l = get_local_id(0), n = get_local_size(0);\n"
+    "  st[get_global_id(0)] = read_pipe(p, &tmp[l]);\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  dst[get_global_id(0)] = tmp[n - 1 - l];\n"
+    "}\n"
     /* Pipe arguments, for clSetKernelArg and the argument info. */
     "__kernel void args(__read_only pipe float4 in, __global int *buf,\n"
     "                   __write_only pipe pair_t out) {}\n";
@@ -653,6 +663,71 @@ static void test_struct(test_env *env, cl_program prog) {
   test_release_buffers((cl_mem[]){p, dst}, 2);
 }
 
+/* n packets written by w2, read by the barrier kernel r_local in
+ * groups of 64: every value comes back once, mirrored in its group. */
+static void test_barrier(test_env *env, cl_program prog, int n) {
+  cl_mem p = make_pipe(env, sizeof(int), n);
+  int *src = malloc(n * sizeof(int)), *d = malloc(n * sizeof(int));
+  int *st = malloc(n * sizeof(int));
+  for (int i = 0; i < n; i++)
+    src[i] = 5 * i + 2;
+  cl_mem bsrc = test_buffer(env, n * sizeof(int), src);
+  cl_mem dst = test_buffer(env, n * sizeof(int), NULL);
+  cl_mem bst = test_buffer(env, n * sizeof(int), NULL);
+  cl_kernel w = kernel(prog, "w2"), r = kernel(prog, "r_local");
+  set_mem(w, 0, p);
+  set_mem(w, 1, bsrc);
+  set_mem(w, 2, bst);
+  run(env, w, n, 0);
+  set_mem(r, 0, p);
+  set_mem(r, 1, dst);
+  set_mem(r, 2, bst);
+  run(env, r, n, 64);
+  read_ints(env, bst, st, n);
+  read_ints(env, dst, d, n);
+  int bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += st[i] != 0;
+  CHECK_EQ(bad, 0);
+  qsort(d, n, sizeof(int), cmp_int);
+  bad = 0;
+  for (int i = 0; i < n; i++)
+    bad += d[i] != src[i];
+  CHECK_EQ(bad, 0);
+  REQUIRE_OK(clReleaseKernel(w));
+  REQUIRE_OK(clReleaseKernel(r));
+  test_release_buffers((cl_mem[]){p, bsrc, dst, bst}, 4);
+  free(src);
+  free(d);
+  free(st);
+}
+
+/* In the default mode (no SKEIN_MODE, vectorisers on) the work-item
+ * forms keep loop mode, the barrier kernel with them region mode, and
+ * the work-group reservations fiber mode; read from SKEIN_DUMP=modes. */
+static void test_modes(test_env *env) {
+  if (getenv("SKEIN_MODE") || getenv("SKEIN_VECTORIZE"))
+    return;
+  setenv("SKEIN_DUMP", "modes", 1);
+  test_capture capture;
+  test_capture_begin(&capture);
+  cl_program p = test_build(env, source, "-cl-std=CL3.0");
+  char *modes = test_capture_end(&capture);
+  unsetenv("SKEIN_DUMP");
+  static const char *const want[] = {
+      "kernel w2: loop mode", "kernel r2: loop mode",
+      "kernel w_res: loop mode", "kernel r_res: loop mode",
+      "kernel r_local: region mode", "kernel w_wg: fiber mode",
+      "kernel r_wg: fiber mode"};
+  for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+    if (!strstr(modes, want[i])) {
+      fprintf(stderr, "expected \"%s\" in:\n%s", want[i], modes);
+      test_failures++;
+    }
+  free(modes);
+  REQUIRE_OK(clReleaseProgram(p));
+}
+
 /* Waits for ev until deadline seconds have passed; a command still
  * running then ends the test (it cannot be cancelled). */
 static void wait_or_die(cl_event ev, const char *what, double deadline) {
@@ -794,6 +869,8 @@ int main(void) {
   test_group(&env, prog, "w_wg", "r_wg", 256, 64, 64);
   test_group(&env, prog, "w_wg", "r_wg", 60, 20, 20);
   test_group(&env, prog, "w_wg", "r_wg", 7, 1, 1);
+  test_barrier(&env, prog, 256);
+  test_barrier(&env, prog, 64);
   test_contended(&env, prog, 8, 20000);
   test_concurrent(&env, prog, 4, 32, 256, 64);
   test_concurrent(&env, prog, 2, 1, 4000, 1);
@@ -812,6 +889,7 @@ int main(void) {
   test_group(&env, prog, "w_sg", "r_sg", 4 * (int)sg, (int)sg, (int)sg);
   REQUIRE_OK(clReleaseProgram(prog));
 
+  test_modes(&env);
   test_teardown(&env);
   return test_finish("pipes");
 }
