@@ -466,6 +466,49 @@ static void test_rw2(test_env *env, cl_program prog, int n, int cap) {
   free(st);
 }
 
+/* A pipe whose packets are smaller than the kernel's packet type
+ * (undefined) refuses every write; larger packets hold it. */
+static void test_mismatch(test_env *env, cl_program prog) {
+  enum { N = 16 };
+  int src[N], st[N], got[N];
+  for (int i = 0; i < N; i++)
+    src[i] = 1000 + i;
+  cl_mem bsrc = test_buffer(env, sizeof src, src);
+  cl_mem bst = test_buffer(env, sizeof st, NULL);
+  cl_mem dst = test_buffer(env, sizeof got, NULL);
+  cl_kernel w = kernel(prog, "w2"), r = kernel(prog, "r2");
+  for (int wide = 0; wide < 2; wide++) {
+    cl_mem p = make_pipe(env, wide ? 8 : 2, N);
+    set_mem(w, 0, p);
+    set_mem(w, 1, bsrc);
+    set_mem(w, 2, bst);
+    run(env, w, N, 0);
+    read_ints(env, bst, st, N);
+    int ok = 0;
+    for (int i = 0; i < N; i++)
+      ok += st[i] == 0;
+    CHECK_EQ(ok, wide ? N : 0);
+    set_mem(r, 0, p);
+    set_mem(r, 1, dst);
+    set_mem(r, 2, bst);
+    run(env, r, N, 0);
+    read_ints(env, bst, st, N);
+    read_ints(env, dst, got, N);
+    ok = 0;
+    for (int i = 0; i < N; i++)
+      ok += st[i] == 0;
+    CHECK_EQ(ok, wide ? N : 0);
+    if (wide) {
+      qsort(got, N, sizeof(int), cmp_int);
+      CHECK(memcmp(got, src, sizeof src) == 0);
+    }
+    REQUIRE_OK(clReleaseMemObject(p));
+  }
+  REQUIRE_OK(clReleaseKernel(w));
+  REQUIRE_OK(clReleaseKernel(r));
+  test_release_buffers((cl_mem[]){bsrc, bst, dst}, 3);
+}
+
 /* FIFO order of one work-item, and the queries. */
 static void test_sequence(test_env *env, cl_program prog) {
   enum { N = 100, CAP = 120 };
@@ -863,6 +906,7 @@ int main(void) {
   test_rw2(&env, prog, 100, 37);    /* more writers than room */
   test_rw2(&env, prog, 1000, 1000);
   test_sequence(&env, prog);
+  test_mismatch(&env, prog);
   test_reserve(&env, prog, 500);
   test_bad(&env, prog);
   test_struct(&env, prog);
