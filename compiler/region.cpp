@@ -368,15 +368,19 @@ static void deposit_whole_slot(Cutter &c, Sync &s) {
       b.getPtrTy(), group_field(b, c.group_ty, F->getArg(RP_GROUP),
                                 G_COLLECTIVE));
   Value *v = s.call->getArgOperand(1);
-  if (s.exchange == NONE && s.sub_group) {
+  if (s.exchange != NONE) {
+    Type *slot = sub_slot_type(F->getContext(), v->getType());
+    Value *first =
+        b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n));
+    b.CreateStore(to_slot(b, v, slot),
+                  b.CreateInBoundsGEP(slot, first, lid));
+  } else if (s.sub_group) {
     Type *slot = sub_slot_type(F->getContext(), v->getType());
     b.CreateStore(to_slot(b, v, slot), sub_slot_at(b, slots, n, slot, lid));
-    return;
+  } else {
+    b.CreateStore(to_slot(b, v),
+                  b.CreateInBoundsGEP(b.getInt64Ty(), slots, lid));
   }
-  Value *idx = s.exchange != NONE ? b.CreateAdd(exchange_slots(b, n), lid)
-                                  : lid;
-  b.CreateStore(to_slot(b, v),
-                b.CreateInBoundsGEP(b.getInt64Ty(), slots, idx));
 }
 
 // Splits the body at every barrier (the call goes: the cut is the edge

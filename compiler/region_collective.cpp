@@ -492,9 +492,12 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
   Value *slots = b.CreateLoad(b.getPtrTy(),
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
-  Value *at = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
-                                  b.CreateAdd(exchange_slots(b, n), idx));
-  Value *r = from_slot(b, b.CreateLoad(b.getInt64Ty(), at), call->getType());
+  Type *slot = sub_slot_type(b.getContext(), call->getType());
+  Value *at = b.CreateInBoundsGEP(
+      slot,
+      b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n)),
+      idx);
+  Value *r = from_slot(b, b.CreateLoad(slot, at), call->getType());
   r->setName("exchanged");
   call->replaceAllUsesWith(r);
   call->eraseFromParent();

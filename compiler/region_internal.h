@@ -149,10 +149,10 @@ void set_loop_properties(Instruction *latch, ArrayRef<Metadata *> props);
 bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
                       GroupStep *out);
 Value *to_slot(IRBuilder<> &b, Value *v);
-// A sub-group group step's slots: 4 bytes for values of at most 32 bits
-// (half the bytes its three passes move), else 8; and the address of
-// lane lid's slot among them (they start at slot n + 1 of the group's
-// 8-byte slots).
+// A sub-group group step's or an exchange's slots: 4 bytes for values of
+// at most 32 bits (half the bytes they move), else 8; and the address of
+// lane lid's slot among a sub-group step's (they start at slot n + 1 of
+// the group's 8-byte slots; an exchange's at exchange_slots()).
 Type *sub_slot_type(LLVMContext &ctx, Type *value);
 Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
                    Value *lid);
