@@ -21,6 +21,7 @@
 // - every other key call becomes a load of the key.
 #include "compiler_internal.h"
 
+#include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IRBuilder.h>
@@ -81,12 +82,14 @@ Function *callee_of(Instruction &i) {
 struct Marks {
   MDNode *empty;
   MDNode *read_only_scope;  // a list of one scope
+  SmallPtrSet<Value *, 32> seen = {};  // pointers walked (phi cycles)
 };
 
 // Marks the pixel accesses through data pointer v (the descriptor's
 // first field) of an image of access `access` ('r', 'w' or other).
-void mark_pixels(Value *v, char access, const Marks &mk, unsigned depth) {
-  if (depth > 12 || (access != 'r' && access != 'w'))
+void mark_pixels(Value *v, char access, Marks &mk, unsigned depth) {
+  if (depth > 12 || (access != 'r' && access != 'w') ||
+      !mk.seen.insert(v).second)
     return;
   for (User *u : v->users()) {
     if (auto *ld = dyn_cast<LoadInst>(u)) {
@@ -118,7 +121,7 @@ void mark_pixels(Value *v, char access, const Marks &mk, unsigned depth) {
 // casts and address arithmetic (not through loaded values: the pixels
 // are not invariant), and the pixel accesses through its data field.
 // at_data: v points at the descriptor's first field (the data pointer).
-void mark_invariant(Value *v, char access, const Marks &mk,
+void mark_invariant(Value *v, char access, Marks &mk,
                     bool at_data = true, unsigned depth = 0) {
   if (depth > 8)
     return;
@@ -347,7 +350,7 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
   MDBuilder mdb(m.getContext());
   MDNode *domain = mdb.createAnonymousAliasScopeDomain("skein.images");
   MDNode *scope = mdb.createAnonymousAliasScope(domain, "read_only");
-  Marks mk = {empty, MDNode::get(m.getContext(), {scope})};
+  Marks mk = {empty, MDNode::get(m.getContext(), {scope}), {}};
   Function *key_f = m.getFunction("__skein_image_key_f");
   Function *key_i = m.getFunction("__skein_image_key_i");
   // Handles first: their results are the descriptors' addresses.
