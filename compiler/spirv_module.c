@@ -307,6 +307,11 @@ static const il_entry il_caps[] = {
     {6026, "GroupNonUniformRotateKHR", "cl_khr_subgroup_rotate"},
     {6400, "GroupUniformArithmeticKHR",
      "cl_khr_work_group_uniform_arithmetic"},
+    /* SPV_INTEL_subgroups: read back as the intel_sub_group_* calls of
+     * cl_intel_subgroups (builtins/subgroups_intel*). */
+    {5568, "SubgroupShuffleINTEL", "cl_intel_spirv_subgroups"},
+    {5569, "SubgroupBufferBlockIOINTEL", "cl_intel_spirv_subgroups"},
+    {5570, "SubgroupImageBlockIOINTEL", "cl_intel_spirv_subgroups"},
 };
 
 static const il_entry il_extensions[] = {
@@ -318,6 +323,7 @@ static const il_entry il_extensions[] = {
     {0, "SPV_KHR_subgroup_rotate", "cl_khr_subgroup_rotate"},
     {0, "SPV_KHR_uniform_group_instructions",
      "cl_khr_work_group_uniform_arithmetic"},
+    {0, "SPV_INTEL_subgroups", "cl_intel_spirv_subgroups"},
 };
 
 /* OpenCL.DebugInfo.100 is what clang -g and llvm-spirv write; the

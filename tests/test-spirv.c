@@ -151,6 +151,7 @@ static const struct {
     {"loops", 256 * 4},         {"structs", 256 * 16},
     {"workitem", 256 * 4},      {"calls", 256 * 4},
     {"generic_ptr", 256 * 4},   {"subgroups", 256 * 4},
+    {"intel_subgroups", 256 * 4},
 };
 
 /* The same kernels from OpenCL C and from SPIR-V: identical bits. */
@@ -516,13 +517,16 @@ static const struct {
     {6025, "SPV_KHR_bit_instructions"},
     {6026, "SPV_KHR_subgroup_rotate"},
     {6400, "SPV_KHR_uniform_group_instructions"},
+    {5568, "SPV_INTEL_subgroups"},   /* SubgroupShuffleINTEL */
+    {5569, "SPV_INTEL_subgroups"},   /* SubgroupBufferBlockIOINTEL */
+    {5570, "SPV_INTEL_subgroups"},   /* SubgroupImageBlockIOINTEL */
 };
 static const char *const listed_exts[] = {
     "SPV_KHR_no_integer_wrap_decoration", "SPV_KHR_linkonce_odr",
     "SPV_KHR_bit_instructions", "SPV_KHR_expect_assume",
     "SPV_KHR_integer_dot_product",
     "SPV_KHR_subgroup_rotate",
-    "SPV_KHR_uniform_group_instructions"};
+    "SPV_KHR_uniform_group_instructions", "SPV_INTEL_subgroups"};
 static const char *const listed_sets[] = {"OpenCL.std",
                                           "OpenCL.DebugInfo.100"};
 
@@ -671,10 +675,11 @@ static void test_spirv_queries(void) {
              refused_caps[i]);
     CHECK(strstr(log, expect) != NULL);
   }
-  const char *intel = "SPV_INTEL_subgroups";
+  const char *intel = "SPV_INTEL_media_block_io";
   make_module(&m, NULL, 0, &intel, 1, NULL, 0, false);
   CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);
-  CHECK(strstr(log, "extension \"SPV_INTEL_subgroups\" is not") != NULL);
+  CHECK(strstr(log, "extension \"SPV_INTEL_media_block_io\" is not") !=
+        NULL);
   const char *glsl = "GLSL.std.450";
   make_module(&m, NULL, 0, NULL, 0, &glsl, 1, false);
   CHECK_EQ(build_module(&m, log, sizeof log), CL_BUILD_PROGRAM_FAILURE);

@@ -118,8 +118,9 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_no_integer_wrap_decoration"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_queries"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_intel_spirv_subgroups"},
   };
-  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 4 };
+  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 5 };
   cl_name_version listed[sizeof extensions / sizeof extensions[0]];
   const size_t num_base = sizeof extensions / sizeof extensions[0] -
                           NUM_IMAGE_EXTENSIONS - NUM_IL_EXTENSIONS;

@@ -62,7 +62,8 @@ static struct _cl_device_id rt_the_device;
  * cl_khr_spirv_queries lists what compiler/spirv_module.c accepts. */
 #define RT_IL_EXTENSIONS                                                   \
   "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration "             \
-  "cl_khr_spirv_linkonce_odr cl_khr_spirv_queries"
+  "cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "                       \
+  "cl_intel_spirv_subgroups"
 
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 
@@ -173,7 +174,7 @@ static void rt_device_init(void) {
   /* SPIR-V programs need the translator and validator of the set-up
    * (compiler/spirv_translate.c); without them no IL is reported. */
   d->il = cc_il_available();
-  static char extensions[1024];
+  static char extensions[4096];
   snprintf(extensions, sizeof extensions, "%s%s%s", RT_EXTENSIONS,
            d->images ? " " RT_IMAGE_EXTENSIONS : "",
            d->il ? " " RT_IL_EXTENSIONS : "");

@@ -155,3 +155,18 @@ kernel void subgroups(global uint *out, global const uint *in, uint n) {
   r += sub_group_reduce_max(x) + work_group_reduce_add(x);
   out[i] = r;
 }
+
+// cl_intel_subgroups through SPV_INTEL_subgroups (cl_intel_spirv_subgroups):
+// the four shuffles and a buffer block read and write.
+kernel void intel_subgroups(global uint *out, global const uint *in,
+                            uint n) {
+  size_t i = get_global_id(0);
+  uint a = in[i];
+  uint s = intel_sub_group_shuffle(a, 3u) ^ intel_sub_group_shuffle_xor(a, 1u) ^
+           intel_sub_group_shuffle_down(a, a + 1u, 2u) ^
+           intel_sub_group_shuffle_up(a - 1u, a, 1u);
+  size_t block = get_group_id(0) * get_local_size(0) +
+                 get_sub_group_id() * get_max_sub_group_size();
+  uint r = intel_sub_group_block_read(in + block);
+  intel_sub_group_block_write(out + block, s ^ (r * 3u));
+}
