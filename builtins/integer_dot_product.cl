@@ -5,10 +5,9 @@
  * whose uint operands hold four 8-bit components, component 0 in the
  * least significant byte. The product sums are exact in 32 bits (four
  * products of at most 2^16 each); the _acc_sat forms then add acc with
- * saturation. Written as plain integer arithmetic, which the work-item
- * loop's vectoriser widens like any other (no form is claimed to be
- * accelerated: CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_*
- * are all false). Clang declares them when the feature macros below are
+ * saturation. Plain integer arithmetic, not the CPU's VNNI instructions
+ * (no form is claimed to be accelerated:
+ * CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_* are false). Clang declares them when the feature macros below are
  * defined, as the compiler does for programs (compiler/options.c). */
 #define __opencl_c_integer_dot_product_input_4x8bit 1
 #define __opencl_c_integer_dot_product_input_4x8bit_packed 1
@@ -36,25 +35,34 @@ OVL int dot_acc_sat(uchar4 a, char4 b, int acc) {
   return add_sat(DOT4(a, b), acc);
 }
 
-#define U4(x) as_uchar4(x)
-#define S4(x) as_char4(x)
+/* Byte k of a packed operand as an unsigned or signed int: shifts of
+ * the uint itself, not a uchar4/char4 view, so that the work-item loop
+ * around a kernel calling the packed forms stays in scalar types, which
+ * LLVM's loop vectoriser widens across work-items. */
+#define UB(x, k) ((int)(((x) >> (8 * (k))) & 0xffu))
+#define SB(x, k) ((int)((x) << (24 - 8 * (k))) >> 24)
+#define PACKED(A, B, x, y)                                                   \
+  (A(x, 0) * B(y, 0) + A(x, 1) * B(y, 1) + A(x, 2) * B(y, 2) +              \
+   A(x, 3) * B(y, 3))
 
-OVL uint dot_4x8packed_uu_uint(uint a, uint b) { return dot(U4(a), U4(b)); }
-OVL int dot_4x8packed_ss_int(uint a, uint b) { return dot(S4(a), S4(b)); }
-OVL int dot_4x8packed_us_int(uint a, uint b) { return dot(U4(a), S4(b)); }
-OVL int dot_4x8packed_su_int(uint a, uint b) { return dot(S4(a), U4(b)); }
+OVL uint dot_4x8packed_uu_uint(uint a, uint b) {
+  return (uint)PACKED(UB, UB, a, b);
+}
+OVL int dot_4x8packed_ss_int(uint a, uint b) { return PACKED(SB, SB, a, b); }
+OVL int dot_4x8packed_us_int(uint a, uint b) { return PACKED(UB, SB, a, b); }
+OVL int dot_4x8packed_su_int(uint a, uint b) { return PACKED(SB, UB, a, b); }
 
 OVL uint dot_acc_sat_4x8packed_uu_uint(uint a, uint b, uint acc) {
-  return dot_acc_sat(U4(a), U4(b), acc);
+  return add_sat(dot_4x8packed_uu_uint(a, b), acc);
 }
 OVL int dot_acc_sat_4x8packed_ss_int(uint a, uint b, int acc) {
-  return dot_acc_sat(S4(a), S4(b), acc);
+  return add_sat(dot_4x8packed_ss_int(a, b), acc);
 }
 OVL int dot_acc_sat_4x8packed_us_int(uint a, uint b, int acc) {
-  return dot_acc_sat(U4(a), S4(b), acc);
+  return add_sat(dot_4x8packed_us_int(a, b), acc);
 }
 OVL int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc) {
-  return dot_acc_sat(S4(a), U4(b), acc);
+  return add_sat(dot_4x8packed_su_int(a, b), acc);
 }
 
 /* The names llvm-spirv 15 gives OpSDot, OpUDot, OpSUDot and their
