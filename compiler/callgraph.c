@@ -9,8 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The function a call instruction calls directly, or NULL. */
-static LLVMValueRef direct_callee(LLVMValueRef inst) {
+LLVMValueRef cc_direct_callee(LLVMValueRef inst) {
   if (!LLVMIsACallInst(inst))
     return NULL;
   LLVMValueRef callee = LLVMGetCalledValue(inst);
@@ -73,7 +72,7 @@ static bool reaches(LLVMValueRef fn, LLVMValueRef **seen, size_t *nseen,
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = direct_callee(i);
+      LLVMValueRef callee = cc_direct_callee(i);
       if (!callee)
         continue;
       size_t len;
@@ -139,7 +138,7 @@ bool cc_reaches_loop(LLVMValueRef fn, unsigned depth) {
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = direct_callee(i);
+      LLVMValueRef callee = cc_direct_callee(i);
       if (callee && callee != fn && cc_reaches_loop(callee, depth + 1))
         return true;
     }
@@ -176,7 +175,7 @@ static bool calls_workitem(LLVMValueRef fn) {
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
-      LLVMValueRef callee = direct_callee(i);
+      LLVMValueRef callee = cc_direct_callee(i);
       size_t len;
       if (callee &&
           (cc_is_workitem_builtin(LLVMGetValueName2(callee, &len)) ||

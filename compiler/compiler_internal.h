@@ -290,6 +290,9 @@ LLVMValueRef cc_ctx_function(LLVMModuleRef m, const char *name);
  * replaces (mangled names). */
 bool cc_is_workitem_builtin(const char *name);
 
+/* The function a call instruction calls directly, or NULL. */
+LLVMValueRef cc_direct_callee(LLVMValueRef inst);
+
 /* True if fn or a function it calls (defined in the module; depth: the
  * calls followed so far, give 0) has a loop. */
 bool cc_reaches_loop(LLVMValueRef fn, unsigned depth);

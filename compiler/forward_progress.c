@@ -156,13 +156,6 @@ static enum read_kind call_kind(const char *name, size_t len) {
   return READ_NONE;
 }
 
-static LLVMValueRef direct_callee(LLVMValueRef inst) {
-  if (!LLVMIsACallInst(inst))
-    return NULL;
-  LLVMValueRef callee = LLVMGetCalledValue(inst);
-  return callee && LLVMIsAFunction(callee) ? callee : NULL;
-}
-
 /* The object a pointer points into: through GEPs and casts, instructions
  * or constant expressions. */
 static LLVMValueRef underlying(LLVMValueRef p) {
@@ -197,7 +190,7 @@ static bool in_loop(const loop_ctx *l, LLVMValueRef v) {
 
 /* llvm.lifetime.start/end: they mark a variable's scope, write nothing. */
 static bool is_lifetime_marker(LLVMValueRef call) {
-  LLVMValueRef callee = direct_callee(call);
+  LLVMValueRef callee = cc_direct_callee(call);
   size_t len;
   return callee &&
          strncmp(LLVMGetValueName2(callee, &len), "llvm.lifetime.", 14) == 0;
@@ -284,8 +277,8 @@ static bool fn_reads_atomically(LLVMValueRef fn, ptr_set *reading,
                 LLVMGetOrdering(i) != LLVMAtomicOrderingNotAtomic;
       else if (LLVMIsAAtomicRMWInst(i) || LLVMIsAAtomicCmpXchgInst(i))
         reads = true;
-      else if (direct_callee(i)) {
-        LLVMValueRef callee = direct_callee(i);
+      else if (cc_direct_callee(i)) {
+        LLVMValueRef callee = cc_direct_callee(i);
         size_t len;
         const char *name = base_name(LLVMGetValueName2(callee, &len), &len);
         reads = call_kind(name, len) != READ_NONE ||
@@ -346,7 +339,7 @@ static bool follow_writer(loop_ctx *l, LLVMValueRef inst, LLVMValueRef obj) {
   (void)obj;
   if (LLVMIsAStoreInst(inst))
     return depends_on_wait(l, LLVMGetOperand(inst, 0));
-  LLVMValueRef callee = direct_callee(inst);
+  LLVMValueRef callee = cc_direct_callee(inst);
   return callee ? call_waits(l, inst, callee) : true;
 }
 
@@ -377,7 +370,7 @@ static bool depends_on_wait(loop_ctx *l, LLVMValueRef v) {
   if (LLVMIsAAtomicCmpXchgInst(v))
     return invariant(l, LLVMGetOperand(v, 1));
   if (LLVMIsACallInst(v)) {
-    LLVMValueRef callee = direct_callee(v);
+    LLVMValueRef callee = cc_direct_callee(v);
     return !callee || call_waits(l, v, callee);
   }
   int n = LLVMGetNumOperands(v);
@@ -492,7 +485,7 @@ static void yield_at(LLVMModuleRef m, LLVMBuilderRef b,
   LLVMValueRef y = yield_fn(m);
   LLVMValueRef t = LLVMGetBasicBlockTerminator(latch);
   LLVMValueRef prev = LLVMGetPreviousInstruction(t);
-  if (prev && direct_callee(prev) == y)
+  if (prev && cc_direct_callee(prev) == y)
     return;
   LLVMPositionBuilderBefore(b, t);
   LLVMBuildCall2(b, LLVMGlobalGetValueType(y), y, NULL, 0, "");

@@ -16,16 +16,15 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
                                                      cl_uint *num_platforms);
 
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
- * name: cl_khr_icd's, cl_khr_il_program's and
- * cl_khr_suggested_local_work_size's (clGetKernelSubGroupInfoKHR
- * has its dispatch table slot, but cl_khr_subgroups is not listed:
- * runtime/core/device.c says why). */
+ * name: cl_khr_icd's, cl_khr_il_program's, cl_khr_subgroups' (it also
+ * has its dispatch table slot) and cl_khr_suggested_local_work_size's. */
 static const struct {
   const char *name;
   void *fn;
 } icd_extension_functions[] = {
     {"clIcdGetPlatformIDsKHR", (void *)clIcdGetPlatformIDsKHR},
     {"clCreateProgramWithILKHR", (void *)clCreateProgramWithILKHR},
+    {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},
     {"clGetKernelSuggestedLocalWorkSizeKHR",
      (void *)clGetKernelSuggestedLocalWorkSizeKHR},
 };

@@ -224,11 +224,15 @@ int main(void) {
   test_device();
   test_queries(clGetKernelSubGroupInfo, k, fixed);
   test_errors(clGetKernelSubGroupInfo, k);
-  /* cl_khr_subgroups' entry point through the loader's dispatch table
-   * (the extension itself is not listed: no independent forward
-   * progress). */
+  /* cl_khr_subgroups' entry point through the loader's dispatch table,
+   * and as the extension function the platform hands out. */
   test_queries(clGetKernelSubGroupInfoKHR, k, fixed);
   test_errors(clGetKernelSubGroupInfoKHR, k);
+  info_fn by_name = (info_fn)clGetExtensionFunctionAddressForPlatform(
+      env.platform, "clGetKernelSubGroupInfoKHR");
+  CHECK(by_name != NULL);
+  if (by_name)
+    test_queries(by_name, k, fixed);
   clReleaseKernel(fixed);
   clReleaseKernel(k);
   clReleaseProgram(p);
