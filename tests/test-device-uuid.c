@@ -36,21 +36,11 @@ int main(int argc, char **argv) {
     return 0;
   }
 
-  char text[8192];
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
-                             text, NULL));
-  CHECK(strstr(text, "cl_khr_device_uuid") != NULL);
-  cl_name_version ext[128];
-  size_t size;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION,
-                             sizeof ext, ext, &size));
-  int found = 0;
-  for (size_t i = 0; i < size / sizeof ext[0]; i++)
-    if (strcmp(ext[i].name, "cl_khr_device_uuid") == 0) {
-      found++;
-      CHECK_EQ(ext[i].version, CL_MAKE_VERSION(1, 0, 0));
-    }
-  CHECK_EQ(found, 1);
+  CHECK(test_extension_listed(&env, "cl_khr_device_uuid"));
+  CHECK_EQ(test_extension_count(&env, "cl_khr_device_uuid", 0), 1);
+  CHECK_EQ(test_extension_count(&env, "cl_khr_device_uuid",
+                                CL_MAKE_VERSION(1, 0, 0)),
+           1);
 
   /* Version 8 (custom) and the RFC 9562 variant; distinct and not 0. */
   for (int k = 0; k < 2; k++) {
@@ -81,6 +71,7 @@ int main(int argc, char **argv) {
   }
 
   /* No LUID: invalid, zeros, node mask 0. */
+  size_t size = 0;
   cl_bool valid = CL_TRUE;
   REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_LUID_VALID_KHR,
                              sizeof valid, &valid, &size));

@@ -43,21 +43,11 @@ static int host_hinted(int x) {
 
 int main(void) {
   test_setup(&env);
-  char text[8192];
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
-                             text, NULL));
-  CHECK(strstr(text, "cl_khr_expect_assume") != NULL);
-  cl_name_version ext[128];
-  size_t size;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION,
-                             sizeof ext, ext, &size));
-  int found = 0;
-  for (size_t i = 0; i < size / sizeof ext[0]; i++)
-    if (strcmp(ext[i].name, "cl_khr_expect_assume") == 0) {
-      found++;
-      CHECK_EQ(ext[i].version, CL_MAKE_VERSION(1, 0, 0));
-    }
-  CHECK_EQ(found, 1);
+  CHECK(test_extension_listed(&env, "cl_khr_expect_assume"));
+  CHECK_EQ(test_extension_count(&env, "cl_khr_expect_assume", 0), 1);
+  CHECK_EQ(test_extension_count(&env, "cl_khr_expect_assume",
+                                CL_MAKE_VERSION(1, 0, 0)),
+           1);
 
   enum { N = 256 };
   int in[N], out[N];

@@ -46,21 +46,14 @@ static const char *source =
     "}\n";
 
 static void check_reports(void) {
-  char text[8192];
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
-                             text, NULL));
-  CHECK(strstr(text, "cl_khr_integer_dot_product") != NULL);
+  CHECK(test_extension_listed(&env, "cl_khr_integer_dot_product"));
+  CHECK_EQ(test_extension_count(&env, "cl_khr_integer_dot_product", 0), 1);
+  CHECK_EQ(test_extension_count(&env, "cl_khr_integer_dot_product",
+                                CL_MAKE_VERSION(2, 0, 0)),
+           1);
   cl_name_version list[128];
   size_t size;
-  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION,
-                             sizeof list, list, &size));
-  int found = 0;
-  for (size_t i = 0; i < size / sizeof list[0]; i++)
-    if (strcmp(list[i].name, "cl_khr_integer_dot_product") == 0) {
-      found++;
-      CHECK_EQ(list[i].version, CL_MAKE_VERSION(2, 0, 0));
-    }
-  CHECK_EQ(found, 1);
+  int found;
   REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_OPENCL_C_FEATURES,
                              sizeof list, list, &size));
   found = 0;

@@ -144,18 +144,45 @@ size_t test_expected_sub_group_size(void) {
   return avx ? 8 : 4;
 }
 
-int test_c_feature_count(test_env *env, const char *name,
-                         cl_version version) {
+/* How many entries of the cl_name_version list query param are named
+ * name (with that version unless it is 0). */
+static int name_version_count(test_env *env, cl_device_info param,
+                              const char *name, cl_version version) {
   size_t size = 0;
-  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES, 0,
-                             NULL, &size));
+  REQUIRE_OK(clGetDeviceInfo(env->device, param, 0, NULL, &size));
   cl_name_version *f = malloc(size ? size : 1);
-  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_OPENCL_C_FEATURES, size,
-                             f, NULL));
+  REQUIRE_OK(clGetDeviceInfo(env->device, param, size, f, NULL));
   int found = 0;
   for (size_t i = 0; i < size / sizeof *f; i++)
     found += strcmp(f[i].name, name) == 0 &&
              (version == 0 || f[i].version == version);
   free(f);
   return found;
+}
+
+int test_c_feature_count(test_env *env, const char *name,
+                         cl_version version) {
+  return name_version_count(env, CL_DEVICE_OPENCL_C_FEATURES, name, version);
+}
+
+int test_extension_count(test_env *env, const char *name,
+                         cl_version version) {
+  return name_version_count(env, CL_DEVICE_EXTENSIONS_WITH_VERSION, name,
+                            version);
+}
+
+int test_extension_listed(test_env *env, const char *name) {
+  size_t size = 0;
+  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_EXTENSIONS, 0, NULL,
+                             &size));
+  char *list = malloc(size + 1);
+  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_EXTENSIONS, size, list,
+                             NULL));
+  list[size] = 0;
+  size_t n = strlen(name);
+  int listed = 0;
+  for (const char *p = list; !listed && (p = strstr(p, name)); p += n)
+    listed = (p == list || p[-1] == ' ') && (p[n] == ' ' || p[n] == '\0');
+  free(list);
+  return listed;
 }

@@ -94,6 +94,12 @@ int test_finish(const char *name);
 /* How many entries of CL_DEVICE_OPENCL_C_FEATURES are named name (and
  * have that version, unless version is 0). */
 int test_c_feature_count(test_env *env, const char *name, cl_version version);
+/* Whether CL_DEVICE_EXTENSIONS lists name as a whole word (not as the
+ * start of a longer name). */
+int test_extension_listed(test_env *env, const char *name);
+/* How many entries of CL_DEVICE_EXTENSIONS_WITH_VERSION are named name
+ * (and have that version, unless version is 0). */
+int test_extension_count(test_env *env, const char *name, cl_version version);
 
 /* The sub-group size Skein should choose here: the 32-bit lanes of the
  * widest vectors the host has (AVX-512 16, AVX 8, else 4), less what
