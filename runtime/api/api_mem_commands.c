@@ -56,28 +56,25 @@ static void free_cmd(cl_event ev) {
   ev->payload = NULL;
 }
 
-/* Creates, fills in and submits a command running run with payload c
- * (which it takes over, retaining the mems it names). */
-static cl_int submit(cl_command_queue q, cl_command_type type,
-                     rt_command_run_fn run, mem_cmd *c, bool blocking,
-                     cl_uint num_events, const cl_event *wait_list,
-                     cl_event *event) {
-  cl_int err;
-  cl_event ev = rt_command_create(q, type, num_events, wait_list, &err);
-  if (!ev) {
-    rt_payload_free(c);
-    return err;
-  }
+/* The mems a buffer command names, retained while it exists. */
+static void hold_mems(void *payload) {
+  mem_cmd *c = payload;
   if (c->src_mem)
     rt_retain(c->src_mem);
   if (c->dst_mem)
     rt_retain(c->dst_mem);
   if (c->unmap_mem)
     rt_retain(c->unmap_mem);
-  ev->run = run;
-  ev->payload = c;
-  ev->free_payload = free_cmd;
-  return rt_command_submit(ev, blocking, event);
+}
+
+/* Creates, fills in and submits a command running run with payload c
+ * (which it takes over, retaining the mems it names). */
+static cl_int submit(cl_command_queue q, cl_command_type type,
+                     rt_command_run_fn run, mem_cmd *c, bool blocking,
+                     cl_uint num_events, const cl_event *wait_list,
+                     cl_event *event) {
+  return rt_command_enqueue(q, type, run, c, hold_mems, free_cmd, blocking,
+                            num_events, wait_list, event);
 }
 
 /* The checks every buffer command shares for queue and one buffer. */

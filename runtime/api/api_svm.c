@@ -117,16 +117,8 @@ static cl_int submit(cl_command_queue q, cl_command_type type,
                      rt_command_run_fn run, svm_cmd *c, bool blocking,
                      cl_uint num_events, const cl_event *wait_list,
                      cl_event *event) {
-  cl_int err;
-  cl_event ev = rt_command_create(q, type, num_events, wait_list, &err);
-  if (!ev) {
-    rt_payload_free(c);
-    return err;
-  }
-  ev->run = run;
-  ev->payload = c;
-  ev->free_payload = free_cmd;
-  return rt_command_submit(ev, blocking, event);
+  return rt_command_enqueue(q, type, run, c, NULL, free_cmd, blocking,
+                            num_events, wait_list, event);
 }
 
 /* The check of a range an SVM command reads or writes. Any host memory

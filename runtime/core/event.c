@@ -362,6 +362,26 @@ void rt_command_execute(cl_event ev) {
   rt_event_release(ev); /* the reference the ready path held */
 }
 
+cl_int rt_command_enqueue(cl_command_queue q, cl_command_type type,
+                          rt_command_run_fn run, void *payload,
+                          void (*hold)(void *payload),
+                          rt_command_free_fn free_payload, bool blocking,
+                          cl_uint num_events, const cl_event *wait_list,
+                          cl_event *event) {
+  cl_int err;
+  cl_event ev = rt_command_create(q, type, num_events, wait_list, &err);
+  if (!ev) {
+    rt_payload_free(payload);
+    return err;
+  }
+  if (hold)
+    hold(payload);
+  ev->run = run;
+  ev->payload = payload;
+  ev->free_payload = free_payload;
+  return rt_command_submit(ev, blocking, event);
+}
+
 cl_int rt_command_submit(cl_event ev, bool blocking, cl_event *event_out) {
   cl_command_queue q = ev->queue;
   pthread_mutex_lock(&q->lock);

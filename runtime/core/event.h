@@ -100,6 +100,18 @@ cl_event rt_command_create(cl_command_queue q, cl_command_type type,
  * reference is consumed. */
 cl_int rt_command_submit(cl_event ev, bool blocking, cl_event *event_out);
 
+/* rt_command_create and rt_command_submit for a command that runs run
+ * (NULL: it only orders) with payload (from rt_payload_alloc), which it
+ * takes over: on a bad wait list it frees it with rt_payload_free;
+ * otherwise hold (if not NULL) is called with it once the command exists,
+ * to retain what the payload names (free_payload releases that). */
+cl_int rt_command_enqueue(cl_command_queue q, cl_command_type type,
+                          rt_command_run_fn run, void *payload,
+                          void (*hold)(void *payload),
+                          rt_command_free_fn free_payload, bool blocking,
+                          cl_uint num_events, const cl_event *wait_list,
+                          cl_event *event);
+
 /* True if ev has completed or failed (takes its lock). */
 bool rt_event_is_done(cl_event ev);
 

@@ -155,25 +155,22 @@ static void free_cmd(cl_event ev) {
   ev->payload = NULL;
 }
 
+/* The mems an image command names, retained while it exists. */
+static void hold_mems(void *payload) {
+  image_cmd *c = payload;
+  for (int i = 0; i < 2; i++)
+    if (c->mems[i])
+      rt_retain(c->mems[i]);
+}
+
 /* Creates and submits a command running run with payload c (taken over;
  * the mems it names are retained here). */
 static cl_int submit(cl_command_queue q, cl_command_type type,
                      rt_command_run_fn run, image_cmd *c, bool blocking,
                      cl_uint num_events, const cl_event *wait_list,
                      cl_event *event) {
-  cl_int err;
-  cl_event ev = rt_command_create(q, type, num_events, wait_list, &err);
-  if (!ev) {
-    rt_payload_free(c);
-    return err;
-  }
-  for (int i = 0; i < 2; i++)
-    if (c->mems[i])
-      rt_retain(c->mems[i]);
-  ev->run = run;
-  ev->payload = c;
-  ev->free_payload = free_cmd;
-  return rt_command_submit(ev, blocking, event);
+  return rt_command_enqueue(q, type, run, c, hold_mems, free_cmd, blocking,
+                            num_events, wait_list, event);
 }
 
 cl_int rt_image_enqueue_copy(cl_command_queue q, cl_command_type type,
