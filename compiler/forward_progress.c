@@ -392,6 +392,10 @@ typedef struct block_info {
 typedef struct fn_blocks {
   block_info *info;        /* sorted by block address */
   unsigned n;
+  unsigned *pred_start;    /* block i's predecessors (i its position in
+                              info): preds[pred_start[i] ..
+                              pred_start[i + 1]) */
+  LLVMBasicBlockRef *preds;
 } fn_blocks;
 
 static int by_block(const void *a, const void *b) {
@@ -407,13 +411,10 @@ static block_info *info_of(fn_blocks *fb, LLVMBasicBlockRef bb) {
 
 /* The loop of header h with back edges from the latches: h and every
  * block that reaches a latch without passing through h. */
-static bool loop_body(LLVMValueRef fn, LLVMBasicBlockRef h,
+static bool loop_body(fn_blocks *fb, LLVMBasicBlockRef h,
                       LLVMBasicBlockRef *latches, unsigned nlatch,
                       ptr_set *body) {
-  /* Predecessors are found by scanning the function's terminators:
-   * loops are few, so the quadratic cost is bounded in practice. */
-  LLVMBasicBlockRef *work = malloc((LLVMCountBasicBlocks(fn) + 1) *
-                                   sizeof *work);
+  LLVMBasicBlockRef *work = malloc((fb->n + 1) * sizeof *work);
   if (!work)
     return false;
   unsigned top = 0;
@@ -422,19 +423,41 @@ static bool loop_body(LLVMValueRef fn, LLVMBasicBlockRef h,
     if (set_add(body, latches[k]))
       work[top++] = latches[k];
   while (top) {
-    LLVMBasicBlockRef x = work[--top];
-    for (LLVMBasicBlockRef p = LLVMGetFirstBasicBlock(fn); p;
-         p = LLVMGetNextBasicBlock(p)) {
-      LLVMValueRef t = LLVMGetBasicBlockTerminator(p);
-      for (unsigned s = 0; t && s < LLVMGetNumSuccessors(t); s++)
-        if (LLVMGetSuccessor(t, s) == x && set_add(body, p)) {
-          work[top++] = p;
-          break;
-        }
-    }
+    size_t x = (size_t)(info_of(fb, work[--top]) - fb->info);
+    for (unsigned k = fb->pred_start[x]; k < fb->pred_start[x + 1]; k++)
+      if (set_add(body, fb->preds[k]))
+        work[top++] = fb->preds[k];
   }
   free(work);
   return true;
+}
+
+/* Fills fb's predecessor lists (edges: the number of successor slots of
+ * all its blocks). */
+static bool find_predecessors(fn_blocks *fb, unsigned edges) {
+  fb->pred_start = calloc(fb->n + 1, sizeof *fb->pred_start);
+  fb->preds = malloc((edges ? edges : 1) * sizeof *fb->preds);
+  unsigned *fill = calloc(fb->n, sizeof *fill);
+  bool ok = fb->pred_start && fb->preds && fill;
+  for (int pass = 0; ok && pass < 2; pass++)
+    for (unsigned i = 0; i < fb->n; i++) {
+      LLVMValueRef t = LLVMGetBasicBlockTerminator(fb->info[i].bb);
+      for (unsigned k = 0; t && k < LLVMGetNumSuccessors(t); k++) {
+        block_info *si = info_of(fb, LLVMGetSuccessor(t, k));
+        if (!si)
+          continue;
+        size_t s = (size_t)(si - fb->info);
+        if (pass == 0)
+          fb->pred_start[s + 1]++;
+        else
+          fb->preds[fb->pred_start[s] + fill[s]++] = fb->info[i].bb;
+      }
+      if (pass == 0 && i + 1 == fb->n)
+        for (unsigned b = 0; b < fb->n; b++)
+          fb->pred_start[b + 1] += fb->pred_start[b];
+    }
+  free(fill);
+  return ok;
 }
 
 /* True if the loop of body may leave on a condition that depends on a
@@ -499,16 +522,23 @@ static int yield_in_function(LLVMModuleRef m, LLVMBuilderRef b,
   unsigned n = LLVMCountBasicBlocks(fn);
   if (n < 2)
     return 0;
-  fn_blocks fb = {calloc(n, sizeof *fb.info), n};
+  unsigned edges = 0;
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb)) {
+    LLVMValueRef t = LLVMGetBasicBlockTerminator(bb);
+    edges += t ? LLVMGetNumSuccessors(t) : 0;
+  }
+  fn_blocks fb = {calloc(n, sizeof *fb.info), n, NULL, NULL};
   /* The walk's stack: a block and the next successor to look at. */
   struct frame {
     LLVMBasicBlockRef bb;
     unsigned next;
   } *stack = malloc(n * sizeof *stack);
-  /* Back edges, latch -> header. */
-  LLVMBasicBlockRef *latch = malloc(n * 2 * sizeof *latch);
-  LLVMBasicBlockRef *header = latch ? latch + n : NULL;
-  unsigned nback = 0, cap_back = n;
+  /* Back edges, latch -> header: at most one per edge. */
+  LLVMBasicBlockRef *latch = malloc((edges + 1) * 3 * sizeof *latch);
+  LLVMBasicBlockRef *header = latch ? latch + edges + 1 : NULL;
+  LLVMBasicBlockRef *latches = latch ? header + edges + 1 : NULL;
+  unsigned nback = 0;
   int waiting = 0;
   if (!fb.info || !stack || !latch) {
     waiting = -1;
@@ -534,13 +564,17 @@ static int yield_in_function(LLVMModuleRef m, LLVMBuilderRef b,
     block_info *si = info_of(&fb, s);
     if (!si)
       continue;
-    if (si->state == 1 && nback < cap_back) {
+    if (si->state == 1) {
       latch[nback] = f->bb;
       header[nback++] = s;
     } else if (si->state == 0) {
       si->state = 1;
       stack[top++] = (struct frame){s, 0};
     }
+  }
+  if (nback && !find_predecessors(&fb, edges)) {
+    waiting = -1;
+    goto out;
   }
   /* One loop per header, with all its latches. */
   for (unsigned e = 0; e < nback; e++) {
@@ -549,13 +583,12 @@ static int yield_in_function(LLVMModuleRef m, LLVMBuilderRef b,
       first = header[d] != header[e];
     if (!first)
       continue;
-    LLVMBasicBlockRef latches[nback];
     unsigned nl = 0;
     for (unsigned d = e; d < nback; d++)
       if (header[d] == header[e])
         latches[nl++] = latch[d];
     loop_ctx l = {.reading_fns = reading};
-    if (!loop_body(fn, header[e], latches, nl, &l.body)) {
+    if (!loop_body(&fb, header[e], latches, nl, &l.body)) {
       waiting = -1;
       break;
     }
@@ -569,6 +602,8 @@ static int yield_in_function(LLVMModuleRef m, LLVMBuilderRef b,
   }
 out:
   free(fb.info);
+  free(fb.pred_start);
+  free(fb.preds);
   free(stack);
   free(latch);
   return waiting;
