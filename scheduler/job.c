@@ -77,9 +77,13 @@ static bool task_claim(sched_task *t, uint64_t *begin, uint64_t *end) {
   }
 }
 
+static sched_trace_fn trace_hook; /* set before the first job */
+
+void sched_set_trace_hook(sched_trace_fn fn) { trace_hook = fn; }
+
 /* Runs groups [begin, end) of t, in linear order (x fastest). */
-static void task_run_chunk(const sched_task *t, uint64_t begin, uint64_t end,
-                           char *local_mem) {
+static void task_run_groups(const sched_task *t, uint64_t begin,
+                            uint64_t end, char *local_mem) {
   uint64_t z = begin / t->nxy, r = begin % t->nxy;
   uint64_t y = r / t->nx, x = r % t->nx;
   uint64_t nx = t->nx, ny = t->job.num_groups[1];
@@ -95,6 +99,20 @@ static void task_run_chunk(const sched_task *t, uint64_t begin, uint64_t end,
       }
     }
   }
+}
+
+/* Runs a chunk, reporting it to the trace hook as one span: a chunk,
+ * not a group, so that a huge NDRange writes few events. */
+static void task_run_chunk(const sched_task *t, uint64_t begin, uint64_t end,
+                           char *local_mem) {
+  if (!t->job.trace_id || !trace_hook) {
+    task_run_groups(t, begin, end, local_mem);
+    return;
+  }
+  uint64_t t0 = sched_now_ns();
+  task_run_groups(t, begin, end, local_mem);
+  trace_hook(t->job.trace_id, t->job.trace_name, begin, end - begin, t0,
+             sched_now_ns());
 }
 
 /* Subtracts count from t's unfinished groups and references; the thread
@@ -205,7 +223,10 @@ static void caller_help(sched_task *t) {
  * no wake-up and no completion signal. */
 static void run_single(const sched_job *job) {
   int slot = slot_acquire();
+  uint64_t t0 = job->trace_id && trace_hook ? sched_now_ns() : 0;
   job->fn(job->arg, 0, 0, 0, sched_g.caller_mem[slot]);
+  if (t0)
+    trace_hook(job->trace_id, job->trace_name, 0, 1, t0, sched_now_ns());
   slot_release(slot);
 }
 

@@ -17,7 +17,19 @@ typedef struct sched_job {
   size_t local_mem_size;    /* bytes of local memory per work-group */
   sched_group_fn fn;
   void *arg;
+  /* SKEIN_TRACE (runtime/core/trace.c): a nonzero id makes the workers
+   * report each chunk of groups they ran to the trace hook, under name. */
+  uint64_t trace_id;
+  const char *trace_name;
 } sched_job;
+
+/* Called by the thread that ran groups [first, first + count) of a job
+ * with a nonzero trace_id, between t0 and t1 (CLOCK_MONOTONIC ns). */
+typedef void (*sched_trace_fn)(uint64_t trace_id, const char *name,
+                               uint64_t first, uint64_t count, uint64_t t0,
+                               uint64_t t1);
+/* Installs the trace hook (NULL: none). Set once, before any sched_run. */
+void sched_set_trace_hook(sched_trace_fn fn);
 
 /* Starts the pool (idempotent, thread-safe). num_threads 0 means one per
  * core, or SKEIN_NUM_THREADS if set. Returns 0, or -1 if the pool could not

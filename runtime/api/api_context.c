@@ -4,6 +4,7 @@
 #include "../core/context.h"
 #include "../core/info.h"
 #include "../core/platform.h"
+#include "../core/trace.h"
 #include <stdlib.h>
 
 bool rt_context_has_device(cl_context ctx, cl_device_id device) {
@@ -129,6 +130,9 @@ cl_int CL_API_CALL clRetainContext(cl_context context) {
 
 cl_int CL_API_CALL clReleaseContext(cl_context context) {
   RT_RETURN_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT);
+  /* SKEIN_TRACE: the file is complete up to here (at every release: the
+   * last reference may belong to a command's event on another thread). */
+  rt_trace_flush();
   if (!rt_release_last(context))
     return CL_SUCCESS;
   /* Destructor callbacks run in reverse order of registration, which is

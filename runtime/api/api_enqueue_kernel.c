@@ -14,6 +14,7 @@
 #include "../core/printf.h"
 #include "../core/device_queue.h"
 #include "../core/svm.h"
+#include "../core/trace.h"
 #include "../../scheduler/scheduler.h"
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -253,6 +254,13 @@ static cl_int ndrange_run(cl_event ev) {
     return CL_SUCCESS;
   c->job.fn = run_group;
   c->job.arg = c;
+  if (rt_trace_on) {
+    /* The workers' spans carry the command's id and kernel name; the
+     * command's own record is written after the kernel is released. */
+    c->job.trace_id = ev->trace_id;
+    c->job.trace_name = c->kernel->info->name;
+    ev->trace_name = strdup(c->kernel->info->name);
+  }
   /* Only kernels that print get a printf buffer; their output reaches
    * stdout before the command completes. */
   if (c->kernel->info->uses_printf &&

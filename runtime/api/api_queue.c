@@ -6,6 +6,7 @@
 #include "../core/info.h"
 #include "../core/platform.h"
 #include "../core/queue.h"
+#include "../core/trace.h"
 #include <sched.h>
 #include <stdlib.h>
 
@@ -36,6 +37,7 @@ static cl_command_queue queue_new(cl_context context, cl_device_id device,
   q->properties = properties;
   pthread_mutex_init(&q->lock, NULL);
   pthread_cond_init(&q->idle, NULL);
+  rt_trace_queue_new(q);   /* SKEIN_TRACE: a track of its own */
   if (errcode_ret)
     *errcode_ret = CL_SUCCESS;
   return q;

@@ -14,6 +14,7 @@
 #include "context.h"
 #include "queue.h"
 #include "platform.h"
+#include "trace.h"
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
@@ -117,8 +118,11 @@ static cl_event event_alloc(cl_context ctx, cl_command_queue q,
   atomic_store_explicit(&ev->status, status, memory_order_relaxed);
   /* The submission guard, dropped by rt_command_submit. */
   atomic_store_explicit(&ev->pending, 1, memory_order_relaxed);
-  if (q && (q->properties & CL_QUEUE_PROFILING_ENABLE))
+  if (q && ((q->properties & CL_QUEUE_PROFILING_ENABLE) || rt_trace_on)) {
     ev->t_queued = rt_now_ns();
+    if (rt_trace_on)
+      ev->trace_id = rt_trace_next_id();
+  }
   /* Published last: the handle is valid from here on. */
   rt_object_init(&ev->obj, RT_EVENT);
   return ev;
@@ -290,9 +294,11 @@ static void dependency_done(cl_event ev, cl_int dep_status) {
 }
 
 /* Records the timestamps of a status change; ev's lock held. Only
- * profiling queues report them: others skip the clock reads. */
+ * profiling queues report them, and the trace (SKEIN_TRACE) records
+ * them: others skip the clock reads. */
 static void stamp(cl_event ev, cl_int status) {
-  if (!ev->queue || !(ev->queue->properties & CL_QUEUE_PROFILING_ENABLE))
+  if (!ev->queue || !((ev->queue->properties & CL_QUEUE_PROFILING_ENABLE) ||
+                      rt_trace_on))
     return;
   cl_ulong now = rt_now_ns();
   if (status == CL_SUBMITTED)
@@ -305,6 +311,8 @@ static void stamp(cl_event ev, cl_int status) {
       ev->t_start = now;
     if (!ev->t_submit)
       ev->t_submit = ev->t_start;
+    if (rt_trace_on)
+      rt_trace_command(ev, status);
   }
 }
 

@@ -42,6 +42,9 @@ struct _cl_event {
                                         written with the lock held, read
                                         without it by spinning waiters */
   cl_ulong t_queued, t_submit, t_start, t_end;
+  uint64_t trace_id;                 /* SKEIN_TRACE: the command's id */
+  char *trace_name;                  /* SKEIN_TRACE: the kernel's name
+                                        (owned; freed when traced) */
   rt_event_callback *callbacks;
   _Atomic unsigned pending;          /* dependencies not yet complete
                                         (atomic: no lock nests in another

@@ -4,6 +4,7 @@
 #include "program.h"
 #include "context.h"
 #include "platform.h"
+#include "trace.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -288,6 +289,7 @@ cl_int rt_program_build(cl_program p, const char *options) {
   cc_program *cc = NULL;
   char *log = NULL;
   cc_status st = CC_OUT_OF_MEMORY;
+  uint64_t t_build = rt_trace_on ? rt_now_ns() : 0;   /* SKEIN_TRACE */
   pthread_mutex_lock(&p->lock);
   cc_program *old = p->cc;
   pthread_mutex_unlock(&p->lock);
@@ -300,6 +302,7 @@ cl_int rt_program_build(cl_program p, const char *options) {
     st = compile(p, opts, &cc, &log);
   }
   char *names = st == CC_OK ? join_kernel_names(cc) : NULL;
+  rt_trace_build("clBuildProgram", t_build, status_to_cl(st), names);
   if (st == CC_OK && !names) {
     if (cc != old)
       cc_program_destroy(cc);
@@ -403,6 +406,7 @@ cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
   cl_int err = begin_build(p);
   if (err != CL_SUCCESS)
     return err;
+  uint64_t t_build = rt_trace_on ? rt_now_ns() : 0;   /* SKEIN_TRACE */
   cc_header *hdrs = n ? calloc(n, sizeof(*hdrs)) : NULL;
   cc_program *cc = NULL;
   char *log = NULL;
@@ -425,6 +429,8 @@ cl_int rt_program_compile(cl_program p, const char *options, cl_uint n,
                            &p->context->device->caps, &cc, &log);
   }
   free(hdrs);
+  rt_trace_build("clCompileProgram", t_build, st == CC_OK ? CL_SUCCESS
+                 : CL_COMPILE_PROGRAM_FAILURE, NULL);
   pthread_mutex_lock(&p->lock);
   if (st == CC_OK && keep_unit(p, cc) != CL_SUCCESS)
     st = CC_OUT_OF_MEMORY;
@@ -466,8 +472,11 @@ static cl_program link_units(cl_context ctx, const char *options, cl_uint n,
                              cl_int *err) {
   cc_program *cc = NULL;
   char *log = NULL;
+  uint64_t t_build = rt_trace_on ? rt_now_ns() : 0;   /* SKEIN_TRACE */
   cc_status st = cc_link(bins, sizes, n, options, &ctx->device->caps, &cc,
                          &log);
+  rt_trace_build("clLinkProgram", t_build, st == CC_OK ? CL_SUCCESS
+                 : CL_LINK_PROGRAM_FAILURE, NULL);
   cl_program p = NULL;
   if (st == CC_INVALID_OPTIONS || st == CC_OUT_OF_MEMORY ||
       !(p = program_alloc(ctx))) {
