@@ -7,6 +7,7 @@
 #include "compiler_internal.h"
 #include "math_lib.h"   /* libsleef calls of the math builtins */
 #include "printf_lower.h" /* printf calls become buffer records */
+#include "program_cache.h" /* builds served from and kept on disk */
 #include "spirv_internal.h" /* SPIR-V programs */
 
 #include <llvm-c/Analysis.h>
@@ -21,19 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-struct cc_program {
-  LLVMOrcLLJITRef jit;        /* owns the machine code of every kernel */
-  unsigned num_kernels;
-  cc_kernel_info *kernels;    /* the application's kernels, then the
-                                 block kernels (device_enqueue.c) */
-  unsigned num_visible;       /* kernels before the block kernels */
-  unsigned char *binary;      /* cc_program_binary's container */
-  size_t binary_size;
-  cc_kind kind;               /* objects and libraries have no kernels */
-  char *options;              /* cc_program_options */
-  size_t global_var_size;     /* cc_program_global_variable_size */
-};
 
 /* Everything one build owns while it runs. */
 typedef struct build {
@@ -433,20 +421,70 @@ static void estimate_private(build *b) {
   }
 }
 
-/* Hands the module to a new LLJIT and looks up every work-group
- * function (this is when machine code is generated). */
-static cc_status jit(build *b) {
+LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit) {
   LLVMOrcJITTargetMachineBuilderRef jtmb;
   LLVMErrorRef err = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
   if (err)
-    return llvm_failed(b, err, "host detection");
+    return err;
   LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, jtmb);
-  if ((err = LLVMOrcCreateLLJIT(&b->p->jit, jb)))
+  return LLVMOrcCreateLLJIT(jit, jb);
+}
+
+/* The JIT's object transform, for a build the disk cache will keep: a
+ * copy of the object file the JIT's code generator made (one per
+ * program: the whole module is one unit). */
+static LLVMErrorRef keep_object(void *ctx, LLVMMemoryBufferRef *obj) {
+  cc_program *p = ctx;
+  if (p->cache_object_size == (size_t)-1)
+    return NULL;
+  size_t size = LLVMGetBufferSize(*obj);
+  unsigned char *copy = p->cache_object ? NULL : malloc(size ? size : 1);
+  if (copy) {   /* no copy (a second object, or no memory): no entry */
+    memcpy(copy, LLVMGetBufferStart(*obj), size);
+    p->cache_object = copy;
+    p->cache_object_size = size;
+  } else {
+    free(p->cache_object);
+    p->cache_object = NULL;
+    p->cache_object_size = (size_t)-1;
+  }
+  return NULL;
+}
+
+/* The libsleef functions m calls, for the disk cache (a cached program
+ * defines them in its new JIT by name). */
+static cc_status keep_symbols(build *b) {
+  cc_log names = {0};
+  for (LLVMValueRef f = LLVMGetFirstFunction(b->m); f;
+       f = LLVMGetNextFunction(f)) {
+    size_t len;
+    const char *name = LLVMGetValueName2(f, &len);
+    if (LLVMIsDeclaration(f) && cc_math_is_lib_function(name))
+      cc_log_append(&names, name, len + 1);
+  }
+  if (names.oom)
+    return CC_OUT_OF_MEMORY;
+  b->p->cache_symbols = names.buf;
+  b->p->cache_symbols_size = names.len;
+  return CC_OK;
+}
+
+/* Hands the module to a new LLJIT and looks up every work-group
+ * function (this is when machine code is generated). */
+static cc_status jit(build *b) {
+  LLVMErrorRef err = cc_jit_create(&b->p->jit);
+  if (err)
     return llvm_failed(b, err, "JIT creation");
   stage_done(b, "jit-create");
   if ((err = cc_math_define_symbols(b->p->jit, b->m)))
     return llvm_failed(b, err, "JIT");
+  if (cc_cache_capturing) {
+    if (keep_symbols(b) != CC_OK)
+      return CC_OUT_OF_MEMORY;
+    LLVMOrcObjectTransformLayerSetTransform(
+        LLVMOrcLLJITGetObjTransformLayer(b->p->jit), keep_object, b->p);
+  }
   LLVMOrcThreadSafeModuleRef tsm =
       LLVMOrcCreateNewThreadSafeModule(b->m, b->tsc);
   b->m = NULL;
@@ -660,7 +698,9 @@ static cc_status frontend(build *b, const char *source, size_t length,
                           const cc_header *headers, unsigned num_headers) {
   if (!cc_clang_compile(b->ctx, source, length,
                         (const char *const *)b->opts.argv, b->opts.argc,
-                        headers, num_headers, &b->m, &b->log))
+                        headers, num_headers, &b->m, &b->log,
+                        cc_cache_capturing ? &b->p->cache_deps : NULL,
+                        &b->p->cache_deps_size))
     return CC_BUILD_FAILED;
   stage_done(b, "frontend");
   dump(b->m, "frontend");
@@ -1039,12 +1079,82 @@ static cc_status guarded(build_request *r, cc_program **out, char **log) {
   return r->st;
 }
 
+/* The disk cache's key for r: its kind and inputs (cc_cache_key_make
+ * adds the options, caps, environment and target). */
+static bool request_key(const build_request *r, cc_cache_key *key) {
+  static const cc_cache_request kinds[] = {
+      [REQ_SOURCE] = CC_CACHE_BUILD_SOURCE,
+      [REQ_BINARY] = CC_CACHE_BUILD_BINARY,
+      [REQ_LOAD] = CC_CACHE_LOAD_BINARY,
+      [REQ_COMPILE] = CC_CACHE_COMPILE_SOURCE,
+      [REQ_LINK] = CC_CACHE_LINK,
+      [REQ_IL_BUILD] = CC_CACHE_BUILD_IL,
+      [REQ_IL_COMPILE] = CC_CACHE_COMPILE_IL};
+  unsigned n = 0, max = 2 + 2 * r->num_headers + r->n;
+  cc_cache_part *parts = calloc(max, sizeof(*parts));
+  if (!parts)
+    return false;
+  switch (r->what) {
+  case REQ_SOURCE:
+  case REQ_COMPILE:
+    parts[n++] = (cc_cache_part){r->source, r->length};
+    for (unsigned i = 0; i < r->num_headers; i++) {
+      const cc_header *h = &r->headers[i];
+      parts[n++] = (cc_cache_part){h->name, strlen(h->name)};
+      parts[n++] = (cc_cache_part){h->text, h->length};
+    }
+    break;
+  case REQ_BINARY:
+  case REQ_LOAD:
+    parts[n++] = (cc_cache_part){r->binary, r->size};
+    break;
+  case REQ_LINK:
+    for (unsigned i = 0; i < r->n; i++)
+      parts[n++] = (cc_cache_part){r->binaries[i], r->sizes[i]};
+    break;
+  case REQ_IL_BUILD:
+  case REQ_IL_COMPILE:
+    parts[n++] = (cc_cache_part){r->il->words,
+                                 r->il->num_words * sizeof(uint32_t)};
+    parts[n++] = (cc_cache_part){r->values, r->n * sizeof(*r->values)};
+    break;
+  }
+  bool ok = cc_cache_key_make(kinds[r->what], parts, n, r->options, r->caps,
+                              key);
+  free(parts);
+  return ok;
+}
+
+/* Runs r through the disk cache: a hit loads the stored program (its
+ * machine code and the original build's log); a miss builds, keeping
+ * what the entry needs, and stores the result if the build succeeded.
+ * The cache never changes a build's outcome. */
+static cc_status cached(build_request *r, cc_program **out, char **log) {
+  cc_cache_key key;
+  bool use = cc_cache_enabled() && request_key(r, &key);
+  if (use && (*out = cc_cache_load(&key, log)))
+    return CC_OK;
+  cc_cache_capturing = use;
+  cc_status st = guarded(r, out, log);
+  cc_cache_capturing = false;
+  if (use && st == CC_OK)
+    cc_cache_store(&key, *out, log ? *log : NULL);
+  if (st == CC_OK) {   /* only the cache wanted these */
+    free((*out)->cache_object);
+    free((*out)->cache_deps);
+    free((*out)->cache_symbols);
+    (*out)->cache_object = NULL;
+    (*out)->cache_deps = (*out)->cache_symbols = NULL;
+  }
+  return st;
+}
+
 cc_status cc_build_source(const char *source, size_t length,
                           const char *options, const cc_device_caps *caps,
                           cc_program **out, char **log) {
   build_request r = {.what = REQ_SOURCE, .source = source, .length = length,
                      .options = options, .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_status cc_build_binary(const unsigned char *binary, size_t size,
@@ -1052,7 +1162,7 @@ cc_status cc_build_binary(const unsigned char *binary, size_t size,
                           cc_program **out, char **log) {
   build_request r = {.what = REQ_BINARY, .binary = binary, .size = size,
                      .options = options, .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_status cc_load_binary(const unsigned char *binary, size_t size,
@@ -1060,7 +1170,7 @@ cc_status cc_load_binary(const unsigned char *binary, size_t size,
                          char **log) {
   build_request r = {.what = REQ_LOAD, .binary = binary, .size = size,
                      .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_status cc_compile_source(const char *source, size_t length,
@@ -1070,7 +1180,7 @@ cc_status cc_compile_source(const char *source, size_t length,
   build_request r = {.what = REQ_COMPILE, .source = source, .length = length,
                      .headers = headers, .num_headers = n, .options = options,
                      .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_status cc_link(const unsigned char *const *binaries, const size_t *sizes,
@@ -1078,7 +1188,7 @@ cc_status cc_link(const unsigned char *const *binaries, const size_t *sizes,
                   const cc_device_caps *caps, cc_program **out, char **log) {
   build_request r = {.what = REQ_LINK, .binaries = binaries, .sizes = sizes,
                      .n = n, .options = options, .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_status cc_build_il(const cc_il_module *m, const cc_il_spec_value *values,
@@ -1087,7 +1197,7 @@ cc_status cc_build_il(const cc_il_module *m, const cc_il_spec_value *values,
                       char **log) {
   build_request r = {.what = REQ_IL_BUILD, .il = m, .values = values,
                      .n = n, .options = options, .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_status cc_compile_il(const cc_il_module *m,
@@ -1096,7 +1206,7 @@ cc_status cc_compile_il(const cc_il_module *m,
                         cc_program **out, char **log) {
   build_request r = {.what = REQ_IL_COMPILE, .il = m, .values = values,
                      .n = n, .options = options, .caps = caps};
-  return guarded(&r, out, log);
+  return cached(&r, out, log);
 }
 
 cc_kind cc_program_kind(const cc_program *p) {
@@ -1150,5 +1260,8 @@ void cc_program_destroy(cc_program *p) {
   free(p->kernels);
   free(p->binary);
   free(p->options);
+  free(p->cache_object);
+  free(p->cache_deps);
+  free(p->cache_symbols);
   free(p);
 }

@@ -9,6 +9,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/CompilerInvocation.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Frontend/Utils.h>
 #include <clang/Lex/PreprocessorOptions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
@@ -16,6 +17,8 @@
 #include <llvm/Support/VirtualFileSystem.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <cstdlib>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -62,11 +65,48 @@ headers_fs(const cc_header *headers, unsigned n) {
   return overlay;
 }
 
+// The files on disk a compile read (user headers: -I folders, the
+// current folder), for the disk cache, which checks them before it
+// trusts an entry. Clang's own headers and the in-memory inputs are
+// covered by the cache key already.
+namespace {
+class DiskFiles : public clang::DependencyCollector {
+public:
+  bool needSystemDependencies() override { return true; }
+  bool sawDependency(llvm::StringRef name, bool from_module, bool is_system,
+                     bool is_module_file, bool is_missing) override {
+    (void)from_module; (void)is_system; (void)is_module_file;
+    return !is_missing && name != input_name &&
+           !name.starts_with("/skein/") &&
+           !name.starts_with(SKEIN_CLANG_RESOURCE_DIR);
+  }
+};
+}
+
+// deps (may be NULL): the DiskFiles list as NUL-terminated names in one
+// malloc'd block.
+static bool keep_deps(const DiskFiles &files, char **deps, size_t *size) {
+  size_t total = 0;
+  for (const std::string &f : files.getDependencies())
+    total += f.size() + 1;
+  *deps = (char *)malloc(total ? total : 1);
+  if (!*deps)
+    return false;
+  size_t at = 0;
+  for (const std::string &f : files.getDependencies()) {
+    memcpy(*deps + at, f.c_str(), f.size() + 1);
+    at += f.size() + 1;
+  }
+  *size = total;
+  return true;
+}
+
 extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
                                  size_t length, const char *const *args,
                                  int nargs, const cc_header *headers,
                                  unsigned nheaders, LLVMModuleRef *out,
-                                 cc_log *log) {
+                                 cc_log *log, char **deps,
+                                 size_t *deps_size) {
   std::vector<const char *> argv(std::begin(fixed_args),
                                  std::end(fixed_args));
   if (nheaders) {
@@ -104,11 +144,16 @@ extern "C" bool cc_clang_compile(LLVMContextRef ctx, const char *source,
                                        cc_skein_decls_h, decls_name)
                                        .release());
     pp.Includes.push_back(decls_name);
+    auto files = std::make_shared<DiskFiles>();
+    if (deps)
+      ci.addDependencyCollector(files);
     clang::EmitLLVMOnlyAction action(llvm::unwrap(ctx));
     ok = ci.ExecuteAction(action);
     if (ok)
       module = action.takeModule();
     ok = ok && module;
+    if (ok && deps && !keep_deps(*files, deps, deps_size))
+      ok = false;
   }
   diag_os.flush();
   cc_log_append(log, diag_text.data(), diag_text.size());

@@ -7,6 +7,7 @@
 
 #include "compiler.h"
 #include <llvm-c/Core.h>
+#include <llvm-c/LLJIT.h>
 #include <llvm-c/TargetMachine.h>
 
 #ifdef __cplusplus
@@ -54,12 +55,15 @@ void cc_options_free(cc_options *o);
 /* Runs the Clang front end (cc1) in process on source (named input.cl)
  * with args and the nheaders embedded headers (found by their include
  * names before any -I folder), producing a module in ctx. Diagnostics go
- * to log. Returns true and *out on success. (clang_frontend.cpp: Clang
+ * to log. Returns true and *out on success; if deps is not NULL, also
+ * *deps: the files on disk it read (user headers), NUL-terminated names
+ * in one malloc'd block of *deps_size bytes. (clang_frontend.cpp: Clang
  * has no C API for this.) */
 bool cc_clang_compile(LLVMContextRef ctx, const char *source, size_t length,
                       const char *const *args, int nargs,
                       const cc_header *headers, unsigned nheaders,
-                      LLVMModuleRef *out, cc_log *log);
+                      LLVMModuleRef *out, cc_log *log, char **deps,
+                      size_t *deps_size);
 
 /* Links into dst the definitions of src that dst references (Linker's
  * LinkOnlyNeeded, which the C API lacks). Consumes src. True on success. */
@@ -387,6 +391,29 @@ bool cc_unit_link(LLVMModuleRef dst, LLVMModuleRef src, unsigned index,
  * the lowest -cl-std (CL1.2 when a unit gives none). False on allocation
  * failure. */
 bool cc_unit_merge_options(char **acc, const char *unit_options);
+
+/* A program (build.c), also made by the disk cache (program_cache.c). */
+struct cc_program {
+  LLVMOrcLLJITRef jit;        /* owns the machine code of every kernel */
+  unsigned num_kernels;
+  cc_kernel_info *kernels;    /* the application's kernels, then the
+                                 block kernels (device_enqueue.c) */
+  unsigned num_visible;       /* kernels before the block kernels */
+  unsigned char *binary;      /* cc_program_binary's container */
+  size_t binary_size;
+  cc_kind kind;               /* objects and libraries have no kernels */
+  char *options;              /* cc_program_options */
+  size_t global_var_size;     /* cc_program_global_variable_size */
+  /* Kept while cc_cache_capturing, for the disk cache: the object file
+   * the JIT generated, the files the front end read and the libsleef
+   * functions the code calls (names, each NUL-terminated). */
+  unsigned char *cache_object;
+  size_t cache_object_size;
+  char *cache_deps;
+  size_t cache_deps_size;
+  char *cache_symbols;
+  size_t cache_symbols_size;
+};
 
 /* The SKEIN_DUMP environment variable: true if it names stage (a
  * comma-separated list, or "all"). */

@@ -275,22 +275,38 @@ LLVMErrorRef cc_math_define_symbols(LLVMOrcLLJITRef jit, LLVMModuleRef m) {
   }
   if (!n)
     return NULL;
-  LLVMOrcCSymbolMapPair *syms = calloc(n, sizeof(*syms));
-  if (!syms)
+  const char **names = calloc(n, sizeof(*names));
+  if (!names)
     return LLVMCreateStringError("out of memory");
   unsigned k = 0;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f && k < n;
        f = LLVMGetNextFunction(f)) {
     size_t len;
     const char *name = LLVMGetValueName2(f, &len);
-    if (!LLVMIsDeclaration(f) || !cc_math_is_lib_function(name))
-      continue;
-    void *addr = sleef_symbol(name);
+    if (LLVMIsDeclaration(f) && cc_math_is_lib_function(name))
+      names[k++] = name;
+  }
+  LLVMErrorRef err = cc_math_define_names(jit, names, k);
+  free(names);
+  return err;
+}
+
+LLVMErrorRef cc_math_define_names(LLVMOrcLLJITRef jit,
+                                  const char *const *names, unsigned n) {
+  if (!n)
+    return NULL;
+  LLVMOrcCSymbolMapPair *syms = calloc(n, sizeof(*syms));
+  if (!syms)
+    return LLVMCreateStringError("out of memory");
+  unsigned k = 0;
+  for (unsigned i = 0; i < n; i++) {
+    const char *name = names[i];
+    void *addr = cc_math_is_lib_function(name) ? sleef_symbol(name) : NULL;
     if (!addr) {
       char msg[256];
       snprintf(msg, sizeof(msg), "libsleef lacks %s", name);
-      for (unsigned i = 0; i < k; i++)
-        LLVMOrcReleaseSymbolStringPoolEntry(syms[i].Name);
+      for (unsigned j = 0; j < k; j++)
+        LLVMOrcReleaseSymbolStringPoolEntry(syms[j].Name);
       free(syms);
       return LLVMCreateStringError(msg);
     }

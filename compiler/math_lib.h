@@ -34,6 +34,11 @@ void cc_math_prepare(LLVMModuleRef m);
  * libsleef lacks. */
 LLVMErrorRef cc_math_define_symbols(LLVMOrcLLJITRef jit, LLVMModuleRef m);
 
+/* The same for the n Sleef_* function names (a program loaded from the
+ * disk cache has no module: program_cache.c kept the names). */
+LLVMErrorRef cc_math_define_names(LLVMOrcLLJITRef jit,
+                                  const char *const *names, unsigned n);
+
 #ifdef __cplusplus
 }
 #endif
