@@ -177,12 +177,36 @@ void cc_inject_fatal_error(void);
 /* Initialises LLVM's native target once per process (thread-safe). */
 void cc_llvm_init(void);
 
-/* A TargetMachine for the host CPU and its features (caller disposes);
- * NULL with a log line if the host target is unavailable. *avx512 tells
- * whether the host has AVX-512F. */
+/* The CPU kernels are compiled for and what code generation derives
+ * from it (target.c; docs/architecture.md, "The target model"). */
+typedef struct cc_target {
+  char cpu[64];           /* LLVM's name: the host's, or SKEIN_CPU */
+  char *features;         /* every feature, "+avx2,-avx512f,...", after
+                           * SKEIN_CPU_FEATURES (and SKEIN_TARGET_FEATURES) */
+  bool named;             /* SKEIN_CPU chose the CPU */
+  bool runnable;          /* its code runs here (else compile-only) */
+  char problem[320];      /* why SKEIN_CPU was not taken or the code
+                           * cannot run; empty if neither */
+  unsigned vector_bits;   /* vector registers used: 512, 256 or 128 */
+  unsigned vector_regs;   /* how many: 32 with AVX-512, else 16 */
+  unsigned fma_chains;    /* independent FMAs in flight to fill the pipes */
+  bool fma, f16c, avx512bw;
+  bool fp16_arith;        /* AVX-512 FP16: half arithmetic in hardware */
+} cc_target;
+
+/* The target, found once per process. */
+const cc_target *cc_target_get(void);
+/* Whether the last entry for name in a feature string turns it on. */
+bool cc_feature_on(const char *features, const char *name);
+/* The feature string of an LLVM CPU name (malloc'd), NULL if LLVM does
+ * not know the name (target_cpu.cpp). */
+char *cc_cpu_feature_string(const char *cpu);
+
+/* A TargetMachine for the target CPU and its features (caller disposes);
+ * NULL with a log line if LLVM has no target for the host triple.
+ * *avx512 tells whether the target uses 512-bit vectors. */
 LLVMTargetMachineRef cc_host_target_machine(cc_log *log, bool *avx512);
-/* The CPU features kernels are compiled for: the host's, less those
- * SKEIN_TARGET_FEATURES turns off (malloc'd; NULL if out of memory). */
+/* The target's feature string (malloc'd copy; NULL if out of memory). */
 char *cc_target_features(void);
 
 /* Fills ki from kernel's OpenCL metadata (name, arguments, attributes).

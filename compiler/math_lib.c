@@ -4,6 +4,7 @@
  * function ABI), and the relaxed-math switch to Sleef's faster forms. */
 #define _GNU_SOURCE
 #include "math_lib.h"
+#include "compiler_internal.h" /* cc_target_features, cc_feature_on */
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -52,9 +53,11 @@ static const isa isas[] = {
   {'b', "sse4", 4, {"+sse4.1", NULL}},
 };
 
+/* Whether the target has every feature s needs (the last entry of a
+ * name wins: SKEIN_CPU_FEATURES=-avx512f comes after the host's +). */
 static bool host_has(const char *features, const isa *s) {
   for (int i = 0; i < 2; i++)
-    if (s->features[i] && !strstr(features, s->features[i]))
+    if (s->features[i] && !cc_feature_on(features, s->features[i] + 1))
       return false;
   return true;
 }
@@ -253,7 +256,9 @@ void cc_math_prepare(LLVMModuleRef m) {
   if (fast)
     for (unsigned i = 0; i < k; i++)
       use_fast_forms(m, fns[i]);
-  char *features = LLVMGetHostCPUFeatures();
+  /* The target's features (SKEIN_CPU may name an AVX2 CPU on an AVX-512
+   * host: no AVX-512 forms then). */
+  char *features = cc_target_features();
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
        f = LLVMGetNextFunction(f)) {
     size_t len;
@@ -261,7 +266,7 @@ void cc_math_prepare(LLVMModuleRef m) {
         cc_math_is_lib_function(LLVMGetValueName2(f, &len)))
       add_variants(m, f, features);
   }
-  LLVMDisposeMessage(features);
+  free(features);
   free(fns);
 }
 

@@ -1,9 +1,13 @@
 /* This file contains the once-per-process LLVM initialisation and the
- * host TargetMachine the optimiser uses (the JIT detects the same host
- * CPU and features, so the IR it gets matches its data layout). */
+ * target model: which CPU kernels are compiled for (the host's, or the
+ * one SKEIN_CPU and SKEIN_CPU_FEATURES name), and the properties of that
+ * CPU every code-generation choice is derived from (vector width,
+ * register count, FMA chains, half arithmetic). docs/architecture.md,
+ * "The target model", gives the reasoning for each. */
 #include "compiler_internal.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <llvm-c/Target.h>
@@ -19,35 +23,9 @@ void cc_llvm_init(void) {
   pthread_once(&init_once, init_llvm);
 }
 
-/* The features kernels are compiled for (malloc'd): the host CPU's, then
- * the entries of SKEIN_TARGET_FEATURES that turn one off ("-avx512f" or
- * "-avx512f,-avx2": the later entry wins, in LLVM as here). Only "-"
- * entries are taken: code for a feature the host lacks would not run.
- * With "-avx512f" an AVX-512 machine compiles kernels as for an AVX2
- * one (the code-generation choices of issue 10 can be tried there). */
-char *cc_target_features(void) {
-  char *host = LLVMGetHostCPUFeatures();
-  const char *extra = getenv("SKEIN_TARGET_FEATURES");
-  size_t cap = strlen(host) + (extra ? strlen(extra) : 0) + 2;
-  char *out = malloc(cap);
-  if (out) {
-    strcpy(out, host);
-    for (const char *p = extra; p && *p;) {
-      size_t n = strcspn(p, ",");
-      if (n > 1 && p[0] == '-') {
-        strcat(out, ",");
-        strncat(out, p, n);
-      }
-      p += n + (p[n] == ',');
-    }
-  }
-  LLVMDisposeMessage(host);
-  return out;
-}
-
 /* Whether the last entry for name (without its sign) in features turns
  * it on. */
-static bool has_feature(const char *features, const char *name) {
+bool cc_feature_on(const char *features, const char *name) {
   size_t len = strlen(name);
   bool on = false;
   for (const char *p = features; p && *p;) {
@@ -59,35 +37,157 @@ static bool has_feature(const char *features, const char *name) {
   return on;
 }
 
-/* The vector width for 32-bit lanes the optimiser targets: 512-bit
- * vectors with AVX-512 (build.c prefers them there), 256-bit with AVX,
- * else 128-bit. It decides the sub-group size. */
-static unsigned target_lanes(const char *features) {
-  if (has_feature(features, "avx512f"))
-    return 16;
-  if (has_feature(features, "avx"))
-    return 8;
-  return 4;
+/* Whether features names name at all (on or off). */
+static bool feature_named(const char *features, const char *name) {
+  size_t len = strlen(name);
+  for (const char *p = features; p && *p;) {
+    size_t n = strcspn(p, ",");
+    if (n == len + 1 && strncmp(p + 1, name, len) == 0)
+      return true;
+    p += n + (p[n] == ',');
+  }
+  return false;
 }
 
-static unsigned sub_group_lanes;
-static pthread_once_t sub_group_once = PTHREAD_ONCE_INIT;
-
-static void find_sub_group_size(void) {
-  char *features = cc_target_features();
-  sub_group_lanes = features ? target_lanes(features) : 4;
-  free(features);
+/* base followed by the entries of list ("+f" or "-f", comma-separated;
+ * a later entry wins, in LLVM as in cc_feature_on); NULL list: base. */
+static char *append_features(const char *base, const char *list) {
+  size_t cap = strlen(base) + (list ? strlen(list) : 0) + 2;
+  char *out = malloc(cap);
+  if (!out)
+    return NULL;
+  strcpy(out, base);
+  for (const char *p = list; p && *p;) {
+    size_t n = strcspn(p, ",");
+    if (n > 1 && (p[0] == '-' || p[0] == '+')) {
+      if (*out)
+        strcat(out, ",");
+      strncat(out, p, n);
+    }
+    p += n + (p[n] == ',');
+  }
+  return out;
 }
 
+/* The first feature features turns on that the host has off, as
+ * "+name" in buf; false if there is none. Features the host string does
+ * not name (LLVM's tuning flags, "fast-..." and "slow-...") are not
+ * instructions and do not count. */
+static bool missing_on_host(const char *features, const char *host,
+                            char *buf, size_t cap) {
+  for (const char *p = features; p && *p;) {
+    size_t n = strcspn(p, ",");
+    if (n > 1 && p[0] == '+' && n < cap) {
+      char name[128];
+      size_t len = n - 1 < sizeof name - 1 ? n - 1 : sizeof name - 1;
+      memcpy(name, p + 1, len);
+      name[len] = '\0';
+      if (cc_feature_on(features, name) && feature_named(host, name) &&
+          !cc_feature_on(host, name)) {
+        snprintf(buf, cap, "+%s", name);
+        return true;
+      }
+    }
+    p += n + (p[n] == ',');
+  }
+  return false;
+}
+
+static cc_target the_target;
+static pthread_once_t target_once = PTHREAD_ONCE_INIT;
+
+/* Every property is read off the feature string, so SKEIN_CPU=haswell on
+ * an AVX-512 machine gets exactly the choices a Haswell would make. */
+static void derive_properties(cc_target *t) {
+  const char *f = t->features;
+  bool avx512 = cc_feature_on(f, "avx512f");
+  /* 512-bit vectors wherever AVX-512 exists. Zen 4 executes them as two
+   * 256-bit halves, at the same FLOPs per cycle as AVX2 but with half
+   * the instructions, so 512 is never worse there; Intel cores lower
+   * their clock only for heavy 512-bit code, which LLVM's default of
+   * 256 for those CPUs is about, and measured slower for clpeak's
+   * kernels on the Xeon of PERFORMANCE.md. */
+  t->vector_bits = avx512 ? 512 : cc_feature_on(f, "avx") ? 256 : 128;
+  /* zmm0-31 with AVX-512 (also ymm/xmm16-31 through AVX512VL), 16
+   * otherwise. */
+  t->vector_regs = avx512 ? 32 : 16;
+  t->fma = cc_feature_on(f, "fma") || avx512;
+  t->f16c = cc_feature_on(f, "f16c");
+  t->fp16_arith = cc_feature_on(f, "avx512fp16");
+  t->avx512bw = cc_feature_on(f, "avx512bw");
+  /* Every x86 core Skein has met has two FMA pipes of 4 cycles' latency
+   * (Skylake to Emerald Rapids, Zen 2 to Zen 5; Haswell's 5 cycles want
+   * 10): 8 independent chains keep both pipes full. Without FMA a
+   * multiply and an add in sequence take about as long. */
+  t->fma_chains = 8;
+}
+
+static void find_target(void) {
+  cc_llvm_init();
+  cc_target *t = &the_target;
+  char *host_cpu = LLVMGetHostCPUName();
+  char *host_features = LLVMGetHostCPUFeatures();
+  const char *cpu = getenv("SKEIN_CPU");
+  char *base = NULL;
+  if (cpu && *cpu && strcmp(cpu, "native") != 0) {
+    base = cc_cpu_feature_string(cpu);
+    if (!base) {
+      snprintf(t->problem, sizeof t->problem,
+               "SKEIN_CPU=%s is not a CPU LLVM knows for this target", cpu);
+      cpu = NULL;
+    }
+  } else {
+    cpu = NULL;
+  }
+  t->named = cpu != NULL;
+  snprintf(t->cpu, sizeof t->cpu, "%s", cpu ? cpu : host_cpu);
+  /* SKEIN_TARGET_FEATURES is the older name of SKEIN_CPU_FEATURES (it
+   * took only "-" entries); both apply, in that order. */
+  char *with_old = append_features(base ? base : host_features,
+                                   getenv("SKEIN_TARGET_FEATURES"));
+  t->features = with_old ? append_features(with_old,
+                                           getenv("SKEIN_CPU_FEATURES"))
+                         : NULL;
+  free(with_old);
+  free(base);
+  if (!t->features)
+    t->features = strdup(host_features);
+  /* A CPU with features this one lacks: its code would stop on an
+   * illegal instruction, so builds stop before the JIT (build.c). */
+  char missing[160];
+  t->runnable = true;
+  if (t->features &&
+      missing_on_host(t->features, host_features, missing, sizeof missing)) {
+    snprintf(t->problem, sizeof t->problem,
+             "kernels compiled for %.63s need %.63s, which this CPU (%.63s) lacks: "
+             "they can be compiled and dumped but not run",
+             t->cpu, missing, host_cpu);
+    t->runnable = false;
+  }
+  derive_properties(t);
+  LLVMDisposeMessage(host_cpu);
+  LLVMDisposeMessage(host_features);
+}
+
+const cc_target *cc_target_get(void) {
+  pthread_once(&target_once, find_target);
+  return &the_target;
+}
+
+char *cc_target_features(void) {
+  const char *f = cc_target_get()->features;
+  return strdup(f ? f : "");
+}
+
+/* The vector width for 32-bit lanes the optimiser targets; it decides
+ * the sub-group size. */
 unsigned cc_sub_group_size(void) {
-  pthread_once(&sub_group_once, find_sub_group_size);
-  return sub_group_lanes;
+  return cc_target_get()->vector_bits / 32;
 }
 
 LLVMTargetMachineRef cc_host_target_machine(cc_log *log, bool *avx512) {
+  const cc_target *t = cc_target_get();
   char *triple = LLVMGetDefaultTargetTriple();
-  char *cpu = LLVMGetHostCPUName();
-  char *features = cc_target_features();
   LLVMTargetRef target;
   char *err = NULL;
   LLVMTargetMachineRef tm = NULL;
@@ -95,14 +195,12 @@ LLVMTargetMachineRef cc_host_target_machine(cc_log *log, bool *avx512) {
     cc_log_printf(log, "error: no LLVM target for %s: %s\n", triple, err);
     LLVMDisposeMessage(err);
   } else {
-    tm = LLVMCreateTargetMachine(target, triple, cpu,
-                                 features ? features : "",
+    tm = LLVMCreateTargetMachine(target, triple, t->cpu,
+                                 t->features ? t->features : "",
                                  LLVMCodeGenLevelAggressive, LLVMRelocPIC,
                                  LLVMCodeModelJITDefault);
-    *avx512 = features && has_feature(features, "avx512f");
+    *avx512 = t->vector_bits == 512;
   }
   LLVMDisposeMessage(triple);
-  LLVMDisposeMessage(cpu);
-  free(features);
   return tm;
 }
