@@ -78,6 +78,24 @@ static const char *const macro_only[] = {
   "__opencl_c_fp16",
   "__opencl_c_atomic_scope_device",
   "__opencl_c_atomic_scope_all_devices",
+  /* cl_ext_float_atomics (builtins/float_atomics.cl): Clang 19 declares
+   * its functions (and the generic-pointer forms when both the global and
+   * the local feature of an operation are defined) from these macros. */
+  "cl_ext_float_atomics",
+  "__opencl_c_ext_fp16_global_atomic_load_store",
+  "__opencl_c_ext_fp16_local_atomic_load_store",
+  "__opencl_c_ext_fp16_global_atomic_add",
+  "__opencl_c_ext_fp32_global_atomic_add",
+  "__opencl_c_ext_fp64_global_atomic_add",
+  "__opencl_c_ext_fp16_local_atomic_add",
+  "__opencl_c_ext_fp32_local_atomic_add",
+  "__opencl_c_ext_fp64_local_atomic_add",
+  "__opencl_c_ext_fp16_global_atomic_min_max",
+  "__opencl_c_ext_fp32_global_atomic_min_max",
+  "__opencl_c_ext_fp64_global_atomic_min_max",
+  "__opencl_c_ext_fp16_local_atomic_min_max",
+  "__opencl_c_ext_fp32_local_atomic_min_max",
+  "__opencl_c_ext_fp64_local_atomic_min_max",
 };
 
 /* Whether name ends up enabled after every -cl-ext argument in argv, in

@@ -17,7 +17,8 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
 
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
  * name: cl_khr_icd's, cl_khr_il_program's, cl_khr_subgroups' (it also
- * has its dispatch table slot) and cl_khr_suggested_local_work_size's. */
+ * has its dispatch table slot), cl_khr_suggested_local_work_size's and
+ * cl_khr_create_command_queue's. */
 static const struct {
   const char *name;
   void *fn;
@@ -27,6 +28,8 @@ static const struct {
     {"clGetKernelSubGroupInfoKHR", (void *)clGetKernelSubGroupInfoKHR},
     {"clGetKernelSuggestedLocalWorkSizeKHR",
      (void *)clGetKernelSuggestedLocalWorkSizeKHR},
+    {"clCreateCommandQueueWithPropertiesKHR",
+     (void *)clCreateCommandQueueWithPropertiesKHR},
 };
 
 /* Returns the extension function called name, or NULL. */

@@ -26,6 +26,13 @@
 #define RT_KERNEL_CLOCK_SCOPE_DEVICE_KHR (1u << 0)
 #define RT_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR (1u << 1)
 #define RT_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR (1u << 2)
+/* cl_ext_float_atomics (Debian's headers lack it). */
+#define RT_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define RT_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define RT_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT 0x4233
+#define RT_FP_ATOMIC_ALL_EXT                                               \
+  ((cl_bitfield)((1u << 0) | (1u << 1) | (1u << 2) | (1u << 16) |          \
+                 (1u << 17) | (1u << 18)))
 
 /* Whether the CPU's time-stamp counter is invariant (CPUID
  * 0x80000007 EDX bit 8): one constant rate in every power state, and
@@ -108,6 +115,10 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_expect_assume"},
       {CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_kernel_clock"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_ext_float_atomics"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_create_command_queue"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_priority_hints"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_throttle_hints"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -179,6 +190,21 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_kernel_clock_scope_device"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_kernel_clock_scope_work_group"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_kernel_clock_scope_sub_group"},
+      /* cl_ext_float_atomics 1.0.0's features. */
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp16_global_atomic_load_store"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp16_local_atomic_load_store"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp16_global_atomic_add"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_global_atomic_add"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_global_atomic_add"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp16_local_atomic_add"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_local_atomic_add"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_local_atomic_add"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp16_global_atomic_min_max"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_global_atomic_min_max"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_global_atomic_min_max"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp16_local_atomic_min_max"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_local_atomic_min_max"},
+      {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max"},
       /* Last: listed only while image support is on. */
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
@@ -278,6 +304,13 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
                                     : 0) |
                                    RT_KERNEL_CLOCK_SCOPE_WORK_GROUP_KHR |
                                    RT_KERNEL_CLOCK_SCOPE_SUB_GROUP_KHR);
+  /* cl_ext_float_atomics (builtins/float_atomics.cl): load/store/
+   * exchange, add/sub and min/max, global and local, for all three types
+   * (float and double load/store/exchange are core OpenCL C). */
+  case RT_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT:
+  case RT_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT:
+  case RT_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT:
+    RT_INFO_VALUE(cl_bitfield, RT_FP_ATOMIC_ALL_EXT);
   case CL_DEVICE_LUID_VALID_KHR:
     RT_INFO_VALUE(cl_bool, CL_FALSE);
   case CL_DEVICE_LUID_KHR: {

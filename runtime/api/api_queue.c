@@ -35,6 +35,7 @@ static cl_command_queue queue_new(cl_context context, cl_device_id device,
   rt_retain(context);
   q->device = device;
   q->properties = properties;
+  q->priority = q->throttle = RT_LEVEL_MED;   /* the hints' defaults */
   pthread_mutex_init(&q->lock, NULL);
   pthread_cond_init(&q->idle, NULL);
   rt_trace_queue_new(q);   /* SKEIN_TRACE: a track of its own */
@@ -79,6 +80,13 @@ cl_command_queue CL_API_CALL clCreateCommandQueue(
   return queue_new(context, device, properties, NULL, 0, errcode_ret);
 }
 
+/* The level (0 high, 1 medium, 2 low) of a cl_khr_priority_hints or
+ * cl_khr_throttle_hints value (HIGH, MED and LOW are bits 0, 1 and 2 in
+ * both), or -1 if v is none of the three. */
+static int hint_level(cl_queue_properties v) {
+  return v == 1 ? 0 : v == 2 ? 1 : v == 4 ? 2 : -1;
+}
+
 cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     cl_context context, cl_device_id device,
     const cl_queue_properties *properties, cl_int *errcode_ret) {
@@ -86,6 +94,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
   cl_queue_properties size = 0;
   size_t n = 0;
   bool seen_props = false, seen_size = false;
+  int priority = -1, throttle = -1;   /* -1: not given (medium) */
   for (; properties && properties[n]; n += 2) {
     switch (properties[n]) {
     case CL_QUEUE_PROPERTIES:
@@ -97,6 +106,19 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
       RT_FAIL_IF(seen_size, CL_INVALID_VALUE, errcode_ret);
       seen_size = true;
       size = properties[n + 1];
+      break;
+    /* cl_khr_priority_hints and cl_khr_throttle_hints: each at most once,
+     * with one of its three values (else CL_INVALID_VALUE); the two may
+     * be given together (the extensions call them orthogonal). */
+    case CL_QUEUE_PRIORITY_KHR:
+      RT_FAIL_IF(priority >= 0, CL_INVALID_VALUE, errcode_ret);
+      priority = hint_level(properties[n + 1]);
+      RT_FAIL_IF(priority < 0, CL_INVALID_VALUE, errcode_ret);
+      break;
+    case CL_QUEUE_THROTTLE_KHR:
+      RT_FAIL_IF(throttle >= 0, CL_INVALID_VALUE, errcode_ret);
+      throttle = hint_level(properties[n + 1]);
+      RT_FAIL_IF(throttle < 0, CL_INVALID_VALUE, errcode_ret);
       break;
     default:
       /* CL_INVALID_VALUE if values specified in properties are not
@@ -112,8 +134,17 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
   RT_FAIL_IF(seen_size && !on_device, CL_INVALID_VALUE, errcode_ret);
   RT_FAIL_IF(seen_size && (size == 0 || size > RT_DQ_MAX_SIZE),
              CL_INVALID_VALUE, errcode_ret);
+  /* CL_INVALID_QUEUE_PROPERTIES if CL_QUEUE_PRIORITY_KHR or
+   * CL_QUEUE_THROTTLE_KHR is specified and the queue is a
+   * CL_QUEUE_ON_DEVICE. */
+  RT_FAIL_IF(on_device && (priority >= 0 || throttle >= 0),
+             CL_INVALID_QUEUE_PROPERTIES, errcode_ret);
   cl_command_queue q = queue_new(context, device, flags, properties,
                                  properties ? n + 1 : 0, errcode_ret);
+  if (q) {
+    q->priority = priority < 0 ? RT_LEVEL_MED : (unsigned char)priority;
+    q->throttle = throttle < 0 ? RT_LEVEL_MED : (unsigned char)throttle;
+  }
   if (!q || !on_device)
     return q;
   /* An on-device queue: a type of its own, so that host commands refuse
@@ -134,6 +165,16 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
     RT_FAIL_IF(err2 != CL_SUCCESS, err2, errcode_ret);
   }
   return existing ? existing : q;
+}
+
+/* cl_khr_create_command_queue: the core creator under the extension's
+ * name (handed out by clGetExtensionFunctionAddress*), with the same
+ * properties and errors. */
+cl_command_queue CL_API_CALL clCreateCommandQueueWithPropertiesKHR(
+    cl_context context, cl_device_id device,
+    const cl_queue_properties_khr *properties, cl_int *errcode_ret) {
+  return clCreateCommandQueueWithProperties(context, device, properties,
+                                            errcode_ret);
 }
 
 /* Host and on-device queues alike. */

@@ -25,7 +25,26 @@ static struct _cl_device_id rt_the_device;
   "__opencl_c_integer_dot_product_input_4x8bit_packed "                    \
   "__opencl_c_kernel_clock_scope_device "                                  \
   "__opencl_c_kernel_clock_scope_work_group "                              \
-  "__opencl_c_kernel_clock_scope_sub_group"
+  "__opencl_c_kernel_clock_scope_sub_group "                              \
+  RT_FLOAT_ATOMIC_FEATURES
+/* cl_ext_float_atomics (builtins/float_atomics.cl): add/sub and min/max
+ * on half, float and double, and half load/store/exchange, in global and
+ * local memory. */
+#define RT_FLOAT_ATOMIC_FEATURES                                           \
+  "__opencl_c_ext_fp16_global_atomic_load_store "                          \
+  "__opencl_c_ext_fp16_local_atomic_load_store "                           \
+  "__opencl_c_ext_fp16_global_atomic_add "                                 \
+  "__opencl_c_ext_fp32_global_atomic_add "                                 \
+  "__opencl_c_ext_fp64_global_atomic_add "                                 \
+  "__opencl_c_ext_fp16_local_atomic_add "                                  \
+  "__opencl_c_ext_fp32_local_atomic_add "                                  \
+  "__opencl_c_ext_fp64_local_atomic_add "                                  \
+  "__opencl_c_ext_fp16_global_atomic_min_max "                             \
+  "__opencl_c_ext_fp32_global_atomic_min_max "                             \
+  "__opencl_c_ext_fp64_global_atomic_min_max "                             \
+  "__opencl_c_ext_fp16_local_atomic_min_max "                              \
+  "__opencl_c_ext_fp32_local_atomic_min_max "                              \
+  "__opencl_c_ext_fp64_local_atomic_min_max"
 /* Device-side enqueue (runtime/core/device_queue.c). */
 #define RT_ENQUEUE_FEATURES "__opencl_c_device_enqueue"
 #define RT_IMAGE_FEATURES                                                  \
@@ -53,7 +72,9 @@ static struct _cl_device_id rt_the_device;
   "cl_intel_subgroups_char cl_intel_subgroups_short "                      \
   "cl_intel_subgroups_long cl_khr_device_uuid "                           \
   "cl_khr_suggested_local_work_size cl_khr_expect_assume "               \
-  "cl_khr_integer_dot_product cl_khr_kernel_clock"
+  "cl_khr_create_command_queue cl_khr_priority_hints "                     \
+  "cl_khr_throttle_hints "                                                 \
+  "cl_khr_integer_dot_product cl_khr_kernel_clock cl_ext_float_atomics"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
   "cl_khr_srgb_image_writes"

@@ -1,6 +1,8 @@
 /* This file contains the executor: a few runtime threads (one per compute
  * unit) that run commands whose dependencies are complete, oldest first,
- * so independent commands of out-of-order queues run at the same time.
+ * so independent commands of out-of-order queues run at the same time;
+ * "oldest" within a priority level: commands of higher-priority queues
+ * (cl_khr_priority_hints) go first.
  * Kernels fan out to the scheduler's workers from here. Threads waiting
  * in clFinish or clWaitForEvents take ready commands from the same list
  * and run them themselves (rt_executor_take).
@@ -57,7 +59,11 @@ static pthread_once_t executor_once = PTHREAD_ONCE_INIT;
  * time, so a short spin beats sleeping in the kernel. */
 static pthread_mutex_t executor_lock = PTHREAD_ADAPTIVE_MUTEX_INITIALIZER_NP;
 static pthread_cond_t executor_wake; /* CLOCK_MONOTONIC, for naps */
-static cl_event ready_head, ready_tail;
+/* The ready list, one FIFO per cl_khr_priority_hints level (RT_LEVEL_*
+ * of the command's queue): executors take the oldest command of the
+ * highest level that has one, so a high-priority queue's work starts
+ * before a lower one's backlog, whenever both are ready. */
+static cl_event ready_head[RT_NUM_LEVELS], ready_tail[RT_NUM_LEVELS];
 static _Atomic unsigned count;      /* commands in the list */
 static _Atomic unsigned push_seq;   /* pushes so far (wraps) */
 static _Atomic unsigned spinning;   /* executors polling count: 0 or 1 */
@@ -82,13 +88,30 @@ static void wake_one_locked(bool lazy) {
   }
 }
 
-/* Unlinks and returns the list's oldest command; executor_lock held. */
+/* The priority level of command ev's queue (medium without a queue). */
+static unsigned level_of(cl_event ev) {
+  return ev->queue ? ev->queue->priority : RT_LEVEL_MED;
+}
+
+/* True if any command is ready; executor_lock held. */
+static bool any_ready_locked(void) {
+  for (unsigned l = 0; l < RT_NUM_LEVELS; l++)
+    if (ready_head[l])
+      return true;
+  return false;
+}
+
+/* Unlinks and returns the oldest command of the highest priority level
+ * that has one; executor_lock held. */
 static cl_event pop_locked(void) {
-  cl_event ev = ready_head;
+  unsigned l = 0;
+  while (l < RT_NUM_LEVELS - 1 && !ready_head[l])
+    l++;
+  cl_event ev = ready_head[l];
   if (ev) {
-    ready_head = ev->next_ready;
-    if (!ready_head)
-      ready_tail = NULL;
+    ready_head[l] = ev->next_ready;
+    if (!ready_head[l])
+      ready_tail[l] = NULL;
     ev->next_ready = NULL;
     atomic_fetch_sub(&count, 1);
     /* The application did not come back for it: wake at once from now. */
@@ -154,11 +177,15 @@ static void *executor_main(void *unused) {
     cl_event ev = pop_locked();
     if (ev) {
       /* More ready work than this thread: let another executor help. */
-      if (ready_head)
+      if (any_ready_locked())
         wake_one_locked(false);
+      /* cl_khr_throttle_hints: after a low-throttle queue's command the
+       * executor does not busy-poll for more (it naps or sleeps at once),
+       * trading the next command's start latency for idle cycles. */
+      bool low_throttle = ev->queue && ev->queue->throttle == RT_LEVEL_LOW;
       pthread_mutex_unlock(&executor_lock);
       rt_command_execute(ev);
-      worked = true;
+      worked = !low_throttle;
       pthread_mutex_lock(&executor_lock);
       continue;
     }
@@ -170,7 +197,7 @@ static void *executor_main(void *unused) {
       pthread_mutex_lock(&executor_lock);
       worked = false;
     }
-    if (!found && !ready_head)
+    if (!found && !any_ready_locked())
       wait_locked();
   }
   return NULL;
@@ -244,11 +271,12 @@ void rt_executor_push(cl_event ev) {
   ev->app_push = !draining;
   ev->lazy_push = !draining && napping && lazy_ok &&
                   !atomic_load(&spinning);
-  if (ready_tail)
-    ready_tail->next_ready = ev;
+  unsigned l = level_of(ev);
+  if (ready_tail[l])
+    ready_tail[l]->next_ready = ev;
   else
-    ready_head = ev;
-  ready_tail = ev;
+    ready_head[l] = ev;
+  ready_tail[l] = ev;
   atomic_fetch_add(&count, 1);
   atomic_fetch_add(&push_seq, 1);
   if (!draining)
@@ -321,29 +349,35 @@ cl_event rt_executor_take(cl_command_queue q, cl_event ev,
   if (!atomic_load(&count) || (!q && !num_deps) || !stack_has_room())
     return NULL;
   pthread_mutex_lock(&executor_lock);
-  cl_event prev = NULL, e = ready_head;
-  for (unsigned i = 0; e && i < TAKE_SCAN; i++) {
-    if (may_take(e, q, ev, deps, num_deps))
-      break;
-    prev = e;
-    e = e->next_ready;
+  /* The first command it may take, highest priority level first. */
+  cl_event prev = NULL, e = NULL;
+  unsigned l = 0, scanned = 0;
+  for (; l < RT_NUM_LEVELS && !e; l++) {
+    prev = NULL;
+    for (e = ready_head[l]; e && scanned < TAKE_SCAN; scanned++) {
+      if (may_take(e, q, ev, deps, num_deps))
+        break;
+      prev = e;
+      e = e->next_ready;
+    }
+    if (e && !may_take(e, q, ev, deps, num_deps))
+      e = NULL;
   }
-  if (e && !may_take(e, q, ev, deps, num_deps))
-    e = NULL;
   if (e) {
+    l--;   /* the level e was found in */
     if (prev)
       prev->next_ready = e->next_ready;
     else
-      ready_head = e->next_ready;
-    if (ready_tail == e)
-      ready_tail = prev;
+      ready_head[l] = e->next_ready;
+    if (ready_tail[l] == e)
+      ready_tail[l] = prev;
     e->next_ready = NULL;
     atomic_fetch_sub(&count, 1);
     /* The application waits for what it enqueues: pushes may be lazy. */
     if (e->app_push)
       lazy_ok = true;
     /* The caller is about to be busy: others must run the rest. */
-    if (ready_head)
+    if (any_ready_locked())
       wake_one_locked(false);
   }
   pthread_mutex_unlock(&executor_lock);
@@ -356,7 +390,7 @@ void rt_executor_flush(void) {
   if (!atomic_load(&count))
     return;
   pthread_mutex_lock(&executor_lock);
-  if (ready_head)
+  if (any_ready_locked())
     wake_one_locked(false);
   pthread_mutex_unlock(&executor_lock);
 }

@@ -27,10 +27,19 @@ struct _cl_command_queue {
                                           itself when it completes) */
   _Atomic unsigned outstanding;        /* submitted, not complete; written
                                           with the lock, polled without */
+  /* cl_khr_priority_hints, cl_khr_throttle_hints (RT_LEVEL_*), fixed at
+   * creation: the executor takes ready commands of higher-priority
+   * queues first and does not spin after a low-throttle queue's command
+   * (runtime/core/executor.c). */
+  unsigned char priority;
+  unsigned char throttle;
   /* On-device queues (type RT_DEVICE_QUEUE; runtime/core/device_queue.c): */
   cl_uint device_queue_size;           /* CL_QUEUE_SIZE in bytes */
   _Atomic unsigned dq_used;            /* child commands not yet run */
 };
+
+/* The levels of the priority and throttle hints: HIGH, MED, LOW. */
+enum { RT_LEVEL_HIGH, RT_LEVEL_MED, RT_LEVEL_LOW, RT_NUM_LEVELS };
 
 static inline bool rt_queue_in_order(cl_command_queue q) {
   return !(q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
