@@ -4,6 +4,7 @@
  * It also stops the worker pool when the library is unloaded. */
 #include "../runtime/core/object.h"
 #include "../runtime/core/platform.h"
+#include "../runtime/core/usm.h"
 #include "../scheduler/scheduler.h"
 #include <string.h>
 
@@ -17,8 +18,9 @@ ICD_EXPORT cl_int CL_API_CALL clIcdGetPlatformIDsKHR(cl_uint num_entries,
 
 /* Extension functions that clGetExtensionFunctionAddress* hand out, by
  * name: cl_khr_icd's, cl_khr_il_program's, cl_khr_subgroups' (it also
- * has its dispatch table slot), cl_khr_suggested_local_work_size's and
- * cl_khr_create_command_queue's. */
+ * has its dispatch table slot), cl_khr_suggested_local_work_size's,
+ * cl_khr_create_command_queue's,
+ * cl_intel_unified_shared_memory's and cl_ext_buffer_device_address's. */
 static const struct {
   const char *name;
   void *fn;
@@ -30,6 +32,20 @@ static const struct {
      (void *)clGetKernelSuggestedLocalWorkSizeKHR},
     {"clCreateCommandQueueWithPropertiesKHR",
      (void *)clCreateCommandQueueWithPropertiesKHR},
+    {"clHostMemAllocINTEL", (void *)clHostMemAllocINTEL},
+    {"clDeviceMemAllocINTEL", (void *)clDeviceMemAllocINTEL},
+    {"clSharedMemAllocINTEL", (void *)clSharedMemAllocINTEL},
+    {"clMemFreeINTEL", (void *)clMemFreeINTEL},
+    {"clMemBlockingFreeINTEL", (void *)clMemBlockingFreeINTEL},
+    {"clGetMemAllocInfoINTEL", (void *)clGetMemAllocInfoINTEL},
+    {"clSetKernelArgMemPointerINTEL", (void *)clSetKernelArgMemPointerINTEL},
+    {"clEnqueueMemsetINTEL", (void *)clEnqueueMemsetINTEL},
+    {"clEnqueueMemFillINTEL", (void *)clEnqueueMemFillINTEL},
+    {"clEnqueueMemcpyINTEL", (void *)clEnqueueMemcpyINTEL},
+    {"clEnqueueMigrateMemINTEL", (void *)clEnqueueMigrateMemINTEL},
+    {"clEnqueueMemAdviseINTEL", (void *)clEnqueueMemAdviseINTEL},
+    {"clSetKernelArgDevicePointerEXT",
+     (void *)clSetKernelArgDevicePointerEXT},
 };
 
 /* Returns the extension function called name, or NULL. */

@@ -8,6 +8,7 @@
 #include "../core/pipe.h"
 #include "../core/platform.h"
 #include "../core/printf.h"
+#include "../core/usm.h"
 #include <cpuid.h>
 #include <string.h>
 
@@ -115,6 +116,8 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_expect_assume"},
       {CL_MAKE_VERSION(2, 0, 0), "cl_khr_integer_dot_product"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_kernel_clock"},
+      {CL_MAKE_VERSION(1, 2, 0), "cl_intel_unified_shared_memory"},
+      {CL_MAKE_VERSION(1, 0, 2), "cl_ext_buffer_device_address"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_ext_float_atomics"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_create_command_queue"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_priority_hints"},
@@ -422,6 +425,15 @@ static cl_int rt_device_info_caps(RT_INFO_PARAMS) {
                       CL_DEVICE_SVM_FINE_GRAIN_BUFFER |
                       CL_DEVICE_SVM_FINE_GRAIN_SYSTEM |
                       CL_DEVICE_SVM_ATOMICS);
+  /* cl_intel_unified_shared_memory: every capability for every kind,
+   * for the same reason (runtime/core/usm.h). */
+  case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+  case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+    RT_INFO_VALUE(cl_device_unified_shared_memory_capabilities_intel,
+                  RT_USM_CAPABILITIES);
   /* Every order and scope, matching the __opencl_c_atomic_order_* and
    * __opencl_c_atomic_scope_* features (builtins/atomics_c11.cl makes
    * them real LLVM atomics of the requested order; SVM is host memory).

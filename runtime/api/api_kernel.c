@@ -9,6 +9,7 @@
 #include "../core/pipe.h"
 #include "../core/sampler.h"
 #include "../core/svm.h"
+#include "../core/usm.h"
 #include "../core/info.h"
 #include "../core/platform.h"
 #include <stdint.h>
@@ -294,6 +295,43 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
   return CL_SUCCESS;
 }
 
+cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel,
+                                                cl_uint arg_index,
+                                                const void *arg_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
+  RT_RETURN_IF(arg_index >= kernel->info->num_args, CL_INVALID_ARG_INDEX);
+  /* A pointer may only be set as the value of an argument declared to be
+   * a pointer to global or constant memory: CL_INVALID_ARG_VALUE (not a
+   * valid argument value) for any other. Since revision 1.1.0 any
+   * pointer value is valid: one the kernel does not dereference need
+   * not point anywhere. */
+  cc_arg_kind kind = kernel->info->args[arg_index].kind;
+  RT_RETURN_IF(kind != CC_ARG_GLOBAL && kind != CC_ARG_CONSTANT,
+               CL_INVALID_ARG_VALUE);
+  rt_kernel_set_arg_svm(kernel, arg_index, (void *)arg_value);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetKernelArgDevicePointerEXT(
+    cl_kernel kernel, cl_uint arg_index,
+    cl_mem_device_address_ext arg_value) {
+  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
+  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
+  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index, or
+   * if it corresponds to an argument that is not a pointer to the global
+   * address space. */
+  RT_RETURN_IF(arg_index >= kernel->info->num_args ||
+                   kernel->info->args[arg_index].kind != CC_ARG_GLOBAL,
+               CL_INVALID_ARG_INDEX);
+  /* A buffer's device address is its host address (CL_MEM_DEVICE_
+   * ADDRESS_EXT), so the kernel receives the value as it is; an invalid
+   * one is legal as long as the kernel does not dereference it. */
+  rt_kernel_set_arg_svm(kernel, arg_index, (void *)(uintptr_t)arg_value);
+  return CL_SUCCESS;
+}
+
 cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
                                        cl_kernel_exec_info param_name,
                                        size_t param_value_size,
@@ -310,6 +348,33 @@ cl_int CL_API_CALL clSetKernelExecInfo(cl_kernel kernel,
      * needs no action: it is checked, not kept. */
     RT_RETURN_IF(param_value_size % sizeof(void *) ||
                      (param_value_size && !param_value),
+                 CL_INVALID_VALUE);
+    return CL_SUCCESS;
+  case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL:
+    /* cl_intel_unified_shared_memory: the USM allocations the kernel
+     * reaches other than through its arguments, a void *[] (0 bytes
+     * empty the set). Checked, not kept, as the SVM list: USM is host
+     * memory the kernel reaches anyway. */
+    RT_RETURN_IF(param_value_size % sizeof(void *) ||
+                     (param_value_size && !param_value),
+                 CL_INVALID_VALUE);
+    return CL_SUCCESS;
+  case CL_KERNEL_EXEC_INFO_DEVICE_PTRS_EXT:
+    /* cl_ext_buffer_device_address: the device pointers the kernel
+     * reaches other than through its arguments, a
+     * cl_mem_device_address_ext[]; checked, not kept (host addresses). */
+    RT_RETURN_IF(param_value_size % sizeof(cl_mem_device_address_ext) ||
+                     (param_value_size && !param_value),
+                 CL_INVALID_VALUE);
+    return CL_SUCCESS;
+  case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
+  case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
+  case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL:
+    /* cl_bool: the kernel may reach any USM allocation of that kind
+     * through pointers it loads. Every device supports every kind (no
+     * CL_INVALID_OPERATION) and kernels reach all host memory, so either
+     * value holds without action. */
+    RT_RETURN_IF(!param_value || param_value_size != sizeof(cl_bool),
                  CL_INVALID_VALUE);
     return CL_SUCCESS;
   case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:

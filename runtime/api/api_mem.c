@@ -6,6 +6,8 @@
 #include "../core/mem.h"
 #include "../core/platform.h"
 #include "../core/svm.h"
+#include "../core/usm.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -81,9 +83,19 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(
     cl_mem_flags flags, size_t size, void *host_ptr, cl_int *errcode_ret) {
   RT_FAIL_IF(!rt_is(context, RT_CONTEXT), CL_INVALID_CONTEXT, errcode_ret);
   /* CL_INVALID_PROPERTY if a property name in properties is not a
-   * supported property name (no buffer properties are supported). */
-  RT_FAIL_IF(properties && properties[0] != 0, CL_INVALID_PROPERTY,
-             errcode_ret);
+   * supported property name, if the value specified for a supported
+   * property name is not valid, or if the same property name is
+   * specified more than once. The one property is cl_ext_buffer_device_
+   * address's CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT, a cl_bool. */
+  size_t num_props = 0;
+  bool device_address = false;
+  for (; properties && properties[num_props]; num_props += 2) {
+    const cl_mem_properties *p = &properties[num_props];
+    RT_FAIL_IF(p[0] != CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT || num_props > 0 ||
+                   (p[1] != CL_TRUE && p[1] != CL_FALSE),
+               CL_INVALID_PROPERTY, errcode_ret);
+    device_address = p[1] == CL_TRUE;
+  }
   RT_FAIL_IF(!rt_mem_flags_valid(flags), CL_INVALID_VALUE, errcode_ret);
   if (!(flags & RT_MEM_ACCESS_FLAGS))
     flags |= CL_MEM_READ_WRITE;
@@ -111,7 +123,9 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(
   cl_mem m = mem_alloc(context, flags, size);
   RT_FAIL_IF(!m, CL_OUT_OF_HOST_MEMORY, errcode_ret);
   m->host_ptr = host_ptr;
-  m->uses_svm = over_svm;
+  /* The registry holds USM allocations too; those are no SVM pointer. */
+  m->uses_svm = over_svm && svm.kind == RT_ALLOC_SVM;
+  m->device_address = device_address;
   if (flags & CL_MEM_USE_HOST_PTR) {
     m->data = host_ptr; /* zero-copy: the application's memory */
   } else {
@@ -140,8 +154,13 @@ cl_mem CL_API_CALL clCreateBufferWithProperties(
       memcpy(m->data, host_ptr, size);
   }
   if (properties) { /* an empty list is still reported back */
-    m->props = calloc(1, sizeof *m->props);
-    m->num_props = m->props ? 1 : 0;
+    m->props = malloc((num_props + 1) * sizeof *m->props);
+    if (!m->props) {
+      rt_mem_release(m);
+      RT_FAIL_IF(true, CL_OUT_OF_HOST_MEMORY, errcode_ret);
+    }
+    memcpy(m->props, properties, (num_props + 1) * sizeof *m->props);
+    m->num_props = num_props + 1;
   }
   if (errcode_ret)
     *errcode_ret = CL_SUCCESS;
@@ -195,6 +214,9 @@ cl_mem CL_API_CALL clCreateSubBuffer(cl_mem buffer, cl_mem_flags flags,
   m->origin = region->origin;
   m->data = buffer->data + region->origin;
   m->uses_svm = buffer->uses_svm;
+  /* Its device address is the parent's plus origin, as the extension
+   * says, and it answers the query too. */
+  m->device_address = buffer->device_address;
   if (buffer->flags & CL_MEM_USE_HOST_PTR)
     m->host_ptr = (char *)buffer->host_ptr + region->origin;
   if (errcode_ret)
@@ -284,6 +306,22 @@ cl_int CL_API_CALL clGetMemObjectInfo(cl_mem m, cl_mem_info param_name,
     RT_INFO_VALUE(cl_bool, m->uses_svm ? CL_TRUE : CL_FALSE);
   case CL_MEM_PROPERTIES:
     RT_INFO_ARRAY(m->props, m->num_props);
+  case CL_MEM_DEVICE_ADDRESS_EXT: {
+    /* CL_INVALID_OPERATION if the buffer was not allocated with
+     * CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT. Otherwise one address per device
+     * of the context: kernels run in the host's address space, so each
+     * is where the data lies. */
+    RT_RETURN_IF(!m->device_address, CL_INVALID_OPERATION);
+    cl_uint n = m->context->num_devices;
+    cl_mem_device_address_ext *addr = malloc(n * sizeof *addr);
+    RT_RETURN_IF(!addr, CL_OUT_OF_HOST_MEMORY);
+    for (cl_uint i = 0; i < n; i++)
+      addr[i] = (cl_mem_device_address_ext)(uintptr_t)m->data;
+    cl_int err = rt_info(param_value_size, param_value, param_value_size_ret,
+                         addr, n * sizeof *addr);
+    free(addr);
+    return err;
+  }
   default:
     RT_FAIL(CL_INVALID_VALUE);
   }

@@ -237,6 +237,8 @@ void rt_queue_command_done(cl_command_queue q, cl_event ev) {
                                 memory_order_release) == 1)
     pthread_cond_broadcast(&q->idle);
   pthread_mutex_unlock(&q->lock);
+  /* Before the drops below, which may free q (and its context). */
+  rt_context_command_done(q->context);
   if (drop_last)
     rt_event_release(drop_last);
   if (drop_barrier)

@@ -135,6 +135,10 @@ static bool range_ok(cl_command_queue q, const void *ptr, size_t size) {
          size <= (size_t)(info.base + info.size - (const char *)ptr);
 }
 
+bool rt_svm_range_ok(cl_command_queue q, const void *ptr, size_t size) {
+  return range_ok(q, ptr, size);
+}
+
 cl_int CL_API_CALL clEnqueueSVMFree(
     cl_command_queue command_queue, cl_uint num_svm_pointers,
     void *svm_pointers[],
@@ -159,6 +163,7 @@ cl_int CL_API_CALL clEnqueueSVMFree(
     RT_RETURN_IF(svm_pointers[i] &&
                      (!rt_svm_find(svm_pointers[i], &info) ||
                       info.base != svm_pointers[i] ||
+                      info.kind != RT_ALLOC_SVM ||
                       info.context != command_queue->context),
                  CL_INVALID_VALUE);
   }
@@ -178,12 +183,12 @@ cl_int CL_API_CALL clEnqueueSVMFree(
                 num_events_in_wait_list, event_wait_list, event);
 }
 
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
-                                      cl_bool blocking_copy, void *dst_ptr,
-                                      const void *src_ptr, size_t size,
-                                      cl_uint num_events_in_wait_list,
-                                      const cl_event *event_wait_list,
-                                      cl_event *event) {
+cl_int rt_svm_enqueue_memcpy(cl_command_queue command_queue,
+                             cl_command_type type, cl_bool blocking_copy,
+                             void *dst_ptr, const void *src_ptr, size_t size,
+                             cl_uint num_events_in_wait_list,
+                             const cl_event *event_wait_list,
+                             cl_event *event) {
   RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
   /* CL_INVALID_VALUE if dst_ptr or src_ptr is NULL. */
   RT_RETURN_IF(!dst_ptr || !src_ptr, CL_INVALID_VALUE);
@@ -199,17 +204,28 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
   c->dst = dst_ptr;
   c->src = src_ptr;
   c->size = size;
-  return submit(command_queue, CL_COMMAND_SVM_MEMCPY, run_memcpy, c,
-                blocking_copy, num_events_in_wait_list, event_wait_list,
-                event);
+  return submit(command_queue, type, run_memcpy, c, blocking_copy,
+                num_events_in_wait_list, event_wait_list, event);
 }
 
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue,
-                                       void *svm_ptr, const void *pattern,
-                                       size_t pattern_size, size_t size,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list,
-                                       cl_event *event) {
+cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue,
+                                      cl_bool blocking_copy, void *dst_ptr,
+                                      const void *src_ptr, size_t size,
+                                      cl_uint num_events_in_wait_list,
+                                      const cl_event *event_wait_list,
+                                      cl_event *event) {
+  return rt_svm_enqueue_memcpy(command_queue, CL_COMMAND_SVM_MEMCPY,
+                               blocking_copy, dst_ptr, src_ptr, size,
+                               num_events_in_wait_list, event_wait_list,
+                               event);
+}
+
+cl_int rt_svm_enqueue_fill(cl_command_queue command_queue,
+                           cl_command_type type, void *svm_ptr,
+                           const void *pattern, size_t pattern_size,
+                           size_t size, cl_uint num_events_in_wait_list,
+                           const cl_event *event_wait_list,
+                           cl_event *event) {
   RT_RETURN_IF(!rt_is(command_queue, RT_QUEUE), CL_INVALID_COMMAND_QUEUE);
   /* CL_INVALID_VALUE if svm_ptr is NULL. */
   RT_RETURN_IF(!svm_ptr, CL_INVALID_VALUE);
@@ -229,8 +245,20 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue,
   c->size = size;
   c->pattern_size = pattern_size;
   memcpy(c->pattern, pattern, pattern_size);
-  return submit(command_queue, CL_COMMAND_SVM_MEMFILL, run_fill, c, false,
+  return submit(command_queue, type, run_fill, c, false,
                 num_events_in_wait_list, event_wait_list, event);
+}
+
+cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue,
+                                       void *svm_ptr, const void *pattern,
+                                       size_t pattern_size, size_t size,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list,
+                                       cl_event *event) {
+  return rt_svm_enqueue_fill(command_queue, CL_COMMAND_SVM_MEMFILL, svm_ptr,
+                             pattern, pattern_size, size,
+                             num_events_in_wait_list, event_wait_list,
+                             event);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue,

@@ -74,6 +74,7 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_suggested_local_work_size cl_khr_expect_assume "               \
   "cl_khr_create_command_queue cl_khr_priority_hints "                     \
   "cl_khr_throttle_hints "                                                 \
+  "cl_intel_unified_shared_memory cl_ext_buffer_device_address "          \
   "cl_khr_integer_dot_product cl_khr_kernel_clock cl_ext_float_atomics"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \

@@ -36,6 +36,10 @@ struct _cl_mem {
                                        allocation, or a sub-buffer of
                                        such a buffer
                                        (CL_MEM_USES_SVM_POINTER) */
+  bool device_address;              /* CL_MEM_DEVICE_PRIVATE_ADDRESS_EXT
+                                       (or a sub-buffer of such a
+                                       buffer): CL_MEM_DEVICE_ADDRESS_EXT
+                                       answers */
   cl_mem parent;                    /* sub-buffer: retained parent;
                                        image: the buffer or image it was
                                        made from (retained), or NULL */

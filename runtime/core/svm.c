@@ -1,6 +1,7 @@
 /* This file contains the SVM allocations and their registry: one array of
- * every live clSVMAlloc allocation, of every context, sorted by address,
- * so that the allocation holding any pointer is a binary search away. */
+ * every live clSVMAlloc and USM allocation, of every context, sorted by
+ * address, so that the allocation holding any pointer is a binary search
+ * away. */
 #include "svm.h"
 #include <pthread.h>
 #include <stdlib.h>
@@ -46,16 +47,17 @@ static bool registry_insert(const rt_svm_info *info) {
   return true;
 }
 
-void *rt_svm_alloc(cl_context ctx, cl_svm_mem_flags flags, size_t size,
-                   size_t align) {
+void *rt_alloc_register(const rt_svm_info *desc, size_t align) {
   /* aligned_alloc wants a size that is a multiple of the alignment. */
+  size_t size = desc->size;
   if (size > SIZE_MAX - (align - 1))
     return NULL;
   size_t rounded = (size + align - 1) / align * align;
   char *p = aligned_alloc(align, rounded);
   if (!p)
     return NULL;
-  rt_svm_info info = {p, size, flags, ctx};
+  rt_svm_info info = *desc;
+  info.base = p;
   pthread_mutex_lock(&registry_lock);
   bool ok = registry_insert(&info);
   pthread_mutex_unlock(&registry_lock);
@@ -63,17 +65,24 @@ void *rt_svm_alloc(cl_context ctx, cl_svm_mem_flags flags, size_t size,
     free(p);
     return NULL;
   }
-  /* The context stays valid while it has allocations: clSVMFree names it
-   * and kernels of it may use them. */
-  rt_retain(ctx);
+  /* The context stays valid while it has allocations: clSVMFree and
+   * clMemFreeINTEL name it and kernels of it may use them. */
+  rt_retain(info.context);
   return p;
 }
 
-bool rt_svm_free(cl_context ctx, void *ptr) {
+void *rt_svm_alloc(cl_context ctx, cl_svm_mem_flags flags, size_t size,
+                   size_t align) {
+  rt_svm_info info = {NULL, size, flags, ctx, RT_ALLOC_SVM, NULL};
+  return rt_alloc_register(&info, align);
+}
+
+bool rt_alloc_unregister(cl_context ctx, void *ptr, bool usm) {
   pthread_mutex_lock(&registry_lock);
   size_t at = upper_bound(ptr);
   bool found = at > 0 && registry[at - 1].base == ptr &&
-               registry[at - 1].context == ctx;
+               registry[at - 1].context == ctx &&
+               (registry[at - 1].kind != RT_ALLOC_SVM) == usm;
   if (found) {
     at--;
     memmove(&registry[at], &registry[at + 1],
@@ -86,6 +95,10 @@ bool rt_svm_free(cl_context ctx, void *ptr) {
   free(ptr);
   clReleaseContext(ctx);
   return true;
+}
+
+bool rt_svm_free(cl_context ctx, void *ptr) {
+  return rt_alloc_unregister(ctx, ptr, false);
 }
 
 bool rt_svm_find(const void *ptr, rt_svm_info *info) {
