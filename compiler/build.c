@@ -1135,15 +1135,42 @@ static bool request_key(const build_request *r, cc_cache_key *key) {
   return ok;
 }
 
+/* The cache's lookup: its key, and the entry if there is one. It runs
+ * under the crash guard as a build does: LLVM (the key's host queries, a
+ * hit's JIT) reports exhausted memory by throwing, which outside the
+ * guard would end the host process. */
+typedef struct cache_lookup {
+  build_request *r;
+  bool want_log;
+  bool use;            /* the request has a key: store what is built */
+  cc_cache_key key;
+  cc_program *out;     /* a hit */
+  char *log;           /* its log */
+} cache_lookup;
+
+static void run_lookup(void *arg) {
+  cache_lookup *l = arg;
+  l->use = cc_cache_enabled() && request_key(l->r, &l->key);
+  if (l->use)
+    l->out = cc_cache_load(&l->key, l->want_log ? &l->log : NULL);
+}
+
 /* Runs r through the disk cache: a hit loads the stored program (its
  * machine code and the original build's log); a miss builds, keeping
  * what the entry needs, and stores the result if the build succeeded.
  * The cache never changes a build's outcome. */
 static cc_status cached(build_request *r, cc_program **out, char **log) {
-  cc_cache_key key;
-  bool use = cc_cache_enabled() && request_key(r, &key);
-  if (use && (*out = cc_cache_load(&key, log)))
+  cache_lookup l = {.r = r, .want_log = log != NULL};
+  if (!cc_run_crash_safe(run_lookup, &l))
+    l.use = false;   /* what the lookup held is leaked, as for a build */
+  else if (l.out) {
+    *out = l.out;
+    if (log)
+      *log = l.log;
     return CC_OK;
+  }
+  cc_cache_key key = l.key;
+  bool use = l.use;
   cc_cache_capturing = use;
   cc_status st = guarded(r, out, log);
   cc_cache_capturing = false;

@@ -273,28 +273,45 @@ static bool key_environment(sha256 *s) {
   return true;
 }
 
-/* What the code is generated for: the target machine the compiler would
- * make now (target.c decides its CPU and features), and the host's own
- * CPU and features, which the math library's vector forms follow. */
-static bool key_target(sha256 *s) {
-  cc_log log = {0};
-  bool avx512;
-  cc_llvm_init();
-  LLVMTargetMachineRef tm = cc_host_target_machine(&log, &avx512);
-  free(log.buf);
-  if (!tm)
-    return false;
-  char *parts[5] = {LLVMGetTargetMachineTriple(tm),
-                    LLVMGetTargetMachineCPU(tm),
-                    LLVMGetTargetMachineFeatureString(tm),
-                    LLVMGetHostCPUName(), LLVMGetHostCPUFeatures()};
-  for (int i = 0; i < 5; i++) {
-    key_string(s, parts[i]);
-    LLVMDisposeMessage(parts[i]);
-  }
-  LLVMDisposeTargetMachine(tm);
+/* What the code is generated for: the triple, the CPU and the feature
+ * string target.c gives the code generator (cc_target_features: the
+ * host's, or what SKEIN_* variables made of it), and the host's own CPU
+ * and features, which the math library's vector forms follow. Found once
+ * per process: they depend only on the host and on SKEIN_* variables,
+ * which the key holds themselves, so a variable changed later still
+ * changes the key. (Not from a TargetMachine: making one costs more
+ * than the rest of a hit.) */
+static sha256 target_part;   /* the fields below, hashed */
+static bool target_ok;
+static pthread_once_t target_once = PTHREAD_ONCE_INIT;
+
+static void find_target(void) {
+  char *parts[5] = {LLVMGetDefaultTargetTriple(), LLVMGetHostCPUName(),
+                    LLVMGetHostCPUFeatures(), NULL, NULL};
+  char *features = cc_target_features();
+  if (!features)
+    goto out;
+  sha_init(&target_part);
+  for (int i = 0; i < 3; i++)
+    key_string(&target_part, parts[i]);
+  key_string(&target_part, features);
   unsigned sg = cc_sub_group_size();
-  key_field(s, &sg, sizeof(sg));
+  key_field(&target_part, &sg, sizeof(sg));
+  target_ok = true;
+out:
+  for (int i = 0; i < 3; i++)
+    LLVMDisposeMessage(parts[i]);
+  free(features);
+}
+
+static bool key_target(sha256 *s) {
+  pthread_once(&target_once, find_target);
+  if (!target_ok)
+    return false;
+  sha256 copy = target_part;
+  unsigned char digest[32];
+  sha_end(&copy, digest);
+  key_field(s, digest, sizeof(digest));
   return true;
 }
 
