@@ -4,6 +4,7 @@
  * Each program gets its own LLJIT instance: dropping a program frees all
  * its code at once, and concurrent builds share no LLVM state. */
 #include "builtin_families.h"
+#include "jit_listeners.h" /* gdb and perf see the code */
 #include "compiler_internal.h"
 #include "math_lib.h"   /* libsleef calls of the math builtins */
 #include "printf_lower.h" /* printf calls become buffer records */
@@ -427,6 +428,7 @@ LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit) {
     return err;
   LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, jtmb);
+  cc_jit_listeners_attach(jb);   /* gdb, perf (jit_listeners.cpp) */
   return LLVMOrcCreateLLJIT(jit, jb);
 }
 
@@ -472,6 +474,7 @@ static cc_status keep_symbols(build *b) {
 /* Hands the module to a new LLJIT and looks up every work-group
  * function (this is when machine code is generated). */
 static cc_status jit(build *b) {
+  cc_jit_set_debug(b->opts.debug, b->opts.opt_disable);   /* -g: registered with gdb */
   LLVMErrorRef err = cc_jit_create(&b->p->jit);
   if (err)
     return llvm_failed(b, err, "JIT creation");
@@ -544,12 +547,19 @@ static cc_status link_and_generate(build *b) {
     return st;
   drop_spir_calling_conventions(b->m);
   declare_ctx_functions(b);
+  /* -g: no region mode, which cuts a kernel into pieces whose lines gdb
+   * cannot follow; barrier kernels run as fibers, the kernel intact. */
+  bool region_off = cc_region_off;
+  cc_region_off |= b->opts.debug;
   for (unsigned k = 0; k < b->p->num_kernels; k++)
     cc_wg_generate(b->m, &abi, b->kernels[k],
                    b->p->kernels[k].uses_barriers,
                    !b->p->kernels[k].uses_barriers &&
                        cc_reaches_loop(b->kernels[k], 0),
                    &b->wgs[k]);
+  cc_region_off = region_off;
+  if (b->opts.debug)
+    cc_debug_generated(b->m);   /* the kernels' lines survive inlining */
   if (!cc_link_builtins(b->m, &b->log))
     return CC_BUILD_FAILED;
   stage_done(b, "link");
@@ -706,12 +716,21 @@ static cc_status build_start(build *b, cc_status st) {
 /* The front end: source (and embedded headers) to module. */
 static cc_status frontend(build *b, const char *source, size_t length,
                           const cc_header *headers, unsigned num_headers) {
+  /* -g: the source as a file gdb can show (debug_info.c). */
+  char *named = b->opts.debug ? cc_debug_source(source, length,
+                                                b->opts.debug_source,
+                                                &length)
+                              : NULL;
+  source = named ? named : source;
   if (!cc_clang_compile(b->ctx, source, length,
                         (const char *const *)b->opts.argv, b->opts.argc,
                         headers, num_headers, &b->m, &b->log,
                         cc_cache_capturing ? &b->p->cache_deps : NULL,
-                        &b->p->cache_deps_size))
+                        &b->p->cache_deps_size)) {
+    free(named);
     return CC_BUILD_FAILED;
+  }
+  free(named);
   stage_done(b, "frontend");
   dump(b->m, "frontend");
   return CC_OK;

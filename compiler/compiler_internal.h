@@ -42,6 +42,9 @@ typedef struct cc_options {
   bool no_subgroup_ifp;   /* -cl-no-subgroup-ifp: loops that wait for
                              another work-item get no yield and keep
                              their mode (forward_progress.c) */
+  bool debug;             /* -g: debug info, code registered with gdb */
+  char *debug_source;     /* -s <file>: the file -g's debug info names
+                             (owned), or NULL: a copy (debug_info.c) */
 } cc_options;
 
 /* Translates an OpenCL build option string (may be NULL) and the device

@@ -199,10 +199,31 @@ static int translate(cc_options *o, const char *tok, const char **p,
     o->bounds_check = true;
     return 1;
   }
-  /* -g: line tables, which bounds-checked kernels report (the JIT does
-   * not register debug info with debuggers yet). */
-  if (strcmp(tok, "-g") == 0)
-    return push(o, "-debug-info-kind=line-tables-only") ? 1 : -1;
+  /* -g: full debug info (lines, variables), DWARF 4 tuned for gdb; the
+   * JIT registers the code with gdb (jit_listeners.cpp) and the source
+   * gets a file name (debug_info.c). Bounds-checked kernels report
+   * its lines. */
+  if (strcmp(tok, "-g") == 0) {
+    o->debug = true;
+    return push(o, "-debug-info-kind=constructor") &&
+                   push(o, "-dwarf-version=4") &&
+                   push(o, "-debugger-tuning=gdb")
+               ? 1
+               : -1;
+  }
+  /* -s <file>: the file a -g build's debug info names (Intel's CPU
+   * runtime takes the same option): the application's own copy of the
+   * source, so gdb shows and breaks in it. */
+  if (strcmp(tok, "-s") == 0) {
+    char *val = next_token(p);
+    if (!val) {
+      cc_log_printf(log, "error: option '-s' needs a file name\n");
+      return 0;
+    }
+    free(o->debug_source);
+    o->debug_source = val;
+    return 1;
+  }
   /* The program does not need its sub-groups to make independent
    * forward progress: its waiting loops keep the fast modes. */
   if (strcmp(tok, "-cl-no-subgroup-ifp") == 0) {
@@ -270,5 +291,6 @@ void cc_options_free(cc_options *o) {
   for (int i = 0; i < o->argc; i++)
     free(o->argv[i]);
   free(o->argv);
+  free(o->debug_source);
   memset(o, 0, sizeof(*o));
 }
