@@ -4,6 +4,7 @@
  * It also stops the worker pool when the library is unloaded. */
 #include "../runtime/core/object.h"
 #include "../runtime/core/platform.h"
+#include "../runtime/core/command_buffer.h"
 #include "../runtime/core/usm.h"
 #include "../scheduler/scheduler.h"
 #include <string.h>
@@ -32,6 +33,12 @@ static const struct {
      (void *)clGetKernelSuggestedLocalWorkSizeKHR},
     {"clCreateCommandQueueWithPropertiesKHR",
      (void *)clCreateCommandQueueWithPropertiesKHR},
+/* The command-buffer extensions, under their Khronos names
+ * (runtime/core/command_buffer_khr.h says why Skein's differ). */
+#define ICD_COMMAND_BUFFER_ENTRY(ret, name, params)                        \
+  {#name, (void *)skein_##name},
+    SKEIN_COMMAND_BUFFER_FUNCTIONS(ICD_COMMAND_BUFFER_ENTRY)
+#undef ICD_COMMAND_BUFFER_ENTRY
     {"clHostMemAllocINTEL", (void *)clHostMemAllocINTEL},
     {"clDeviceMemAllocINTEL", (void *)clDeviceMemAllocINTEL},
     {"clSharedMemAllocINTEL", (void *)clSharedMemAllocINTEL},

@@ -1,6 +1,7 @@
 /* This file contains the device entry points: clGetDeviceIDs,
  * clGetDeviceInfo with every OpenCL 3.0 query, device retain/release and
  * clCreateSubDevices (Skein's device cannot be partitioned yet). */
+#include "../core/command_buffer.h"
 #include "../core/device_uuid.h"
 #include "../core/image.h"
 #include "../core/info.h"
@@ -122,6 +123,10 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_create_command_queue"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_priority_hints"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_throttle_hints"},
+      /* The revisions the Khronos CTS tests (command_buffer_khr.h). */
+      {CL_MAKE_VERSION(0, 9, 8), "cl_khr_command_buffer"},
+      {CL_MAKE_VERSION(0, 9, 5), "cl_khr_command_buffer_mutable_dispatch"},
+      {CL_MAKE_VERSION(0, 9, 2), "cl_khr_command_buffer_multi_device"},
       /* Listed only while image support is on (rt_images_enabled). */
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_image2d_from_buffer"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_3d_image_writes"},
@@ -630,7 +635,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
   cl_device_id dev = device;
   cl_int (*const groups[])(RT_INFO_PARAMS) = {
       rt_device_info_identity, rt_device_info_caps, rt_device_info_limits,
-      rt_device_info_memory, rt_device_info_images, rt_device_info_absent};
+      rt_device_info_memory, rt_device_info_images, rt_device_info_absent,
+      rt_cb_device_info};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
     cl_int err = groups[i](RT_INFO_ARGS);
     if (err != RT_INFO_UNKNOWN)

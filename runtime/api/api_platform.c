@@ -1,6 +1,7 @@
 /* This file contains the platform entry points: clGetPlatformIDs,
  * clGetPlatformInfo (also exported for ICD loaders) and the host timer
  * queries of OpenCL 2.1. */
+#include "../core/command_buffer.h"
 #include "../core/info.h"
 #include "../core/platform.h"
 #include <time.h>
@@ -58,6 +59,9 @@ clGetPlatformInfo(cl_platform_id platform, cl_platform_info param_name,
     RT_INFO_VALUE(cl_ulong, rt_host_timer_resolution());
   case CL_PLATFORM_ICD_SUFFIX_KHR:
     RT_INFO_STRING("skein");
+  case CL_PLATFORM_COMMAND_BUFFER_CAPABILITIES_KHR:
+    /* cl_khr_command_buffer_multi_device (runtime/core/command_buffer.h). */
+    RT_INFO_VALUE(cl_bitfield, RT_CB_PLATFORM_CAPABILITIES);
   }
   /* CL_INVALID_VALUE if param_name is not one of the supported values. */
   rt_debug("%s: unknown param_name 0x%x -> CL_INVALID_VALUE\n", __func__,

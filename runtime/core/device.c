@@ -75,7 +75,9 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_create_command_queue cl_khr_priority_hints "                     \
   "cl_khr_throttle_hints "                                                 \
   "cl_intel_unified_shared_memory cl_ext_buffer_device_address "          \
-  "cl_khr_integer_dot_product cl_khr_kernel_clock cl_ext_float_atomics"
+  "cl_khr_integer_dot_product cl_khr_kernel_clock cl_ext_float_atomics "  \
+  "cl_khr_command_buffer cl_khr_command_buffer_mutable_dispatch "          \
+  "cl_khr_command_buffer_multi_device"
 #define RT_IMAGE_EXTENSIONS                                                \
   "cl_khr_image2d_from_buffer cl_khr_3d_image_writes cl_khr_depth_images "  \
   "cl_khr_srgb_image_writes"

@@ -391,7 +391,24 @@ cl_int rt_command_enqueue(cl_command_queue q, cl_command_type type,
   return rt_command_submit(ev, blocking, event);
 }
 
+/* The calling thread's capture slot (rt_command_capture). */
+static RT_TLS cl_event *capture_slot;
+
+void rt_command_capture(cl_event *slot) { capture_slot = slot; }
+
 cl_int rt_command_submit(cl_event ev, bool blocking, cl_event *event_out) {
+  if (capture_slot) {
+    /* Recorded into a command-buffer: kept whole (payload and creator
+     * reference), neither linked into the queue nor run. One command
+     * per capture: a second would be lost, so it fails (defensive). */
+    if (*capture_slot) {
+      rt_event_release(ev);
+      return CL_OUT_OF_RESOURCES;
+    }
+    *capture_slot = ev;
+    (void)blocking, (void)event_out;
+    return CL_SUCCESS;
+  }
   cl_command_queue q = ev->queue;
   pthread_mutex_lock(&q->lock);
   for (unsigned i = 0; i < ev->num_waits; i++)

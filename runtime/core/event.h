@@ -115,6 +115,15 @@ cl_int rt_command_enqueue(cl_command_queue q, cl_command_type type,
                           cl_uint num_events, const cl_event *wait_list,
                           cl_event *event);
 
+/* Command capture (cl_khr_command_buffer, runtime/core/command_buffer.c):
+ * while the calling thread has a slot (slot not NULL, *slot NULL),
+ * rt_command_submit stores the command in *slot (with the creator's
+ * reference) instead of submitting it, so a clEnqueue* call builds a
+ * command, with all its checks, for a command-buffer to run later
+ * through ev->run. NULL ends the capture. The enqueue must be
+ * non-blocking, with no event and no wait list. */
+void rt_command_capture(cl_event *slot);
+
 /* True if ev has completed or failed (takes its lock). */
 bool rt_event_is_done(cl_event ev);
 

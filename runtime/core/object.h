@@ -29,6 +29,7 @@ typedef enum rt_type {
   RT_KERNEL,
   RT_SAMPLER,
   RT_DEVICE_QUEUE,      /* an on-device cl_command_queue (device_queue.h) */
+  RT_COMMAND_BUFFER,    /* cl_command_buffer_khr (command_buffer.h) */
 } rt_type;
 
 typedef struct rt_object {
