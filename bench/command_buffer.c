@@ -92,7 +92,7 @@ int main(int argc, char **argv) {
   q = clCreateCommandQueueWithProperties(ctx, d, NULL, &err);
   CHECK(err);
   const char *src =
-      "kernel void step(global const int *a, global int *b) {\n"
+      "kernel void chain(global const int *a, global int *b) {\n"
       "  size_t i = get_global_id(0); b[i] = a[i] * 3 + 1; }\n";
   cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
   CHECK(err);
@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
   CHECK(err);
   ks = calloc(nk, sizeof *ks);
   for (size_t i = 0; i < nk; i++) {
-    ks[i] = clCreateKernel(prog, "step", &err);
+    ks[i] = clCreateKernel(prog, "chain", &err);
     CHECK(err);
     CHECK(clSetKernelArg(ks[i], 0, sizeof(cl_mem), &bufs[i % 2]));
     CHECK(clSetKernelArg(ks[i], 1, sizeof(cl_mem), &bufs[(i + 1) % 2]));
@@ -139,11 +139,26 @@ int main(int argc, char **argv) {
               p, "clFinalizeCommandBufferKHR");
   enqueue_cb = (skein_clEnqueueCommandBufferKHR_fn)
       clGetExtensionFunctionAddressForPlatform(p, "clEnqueueCommandBufferKHR");
-  char ext[8192] = "";
-  CHECK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
-  if (!strstr(ext, "cl_khr_command_buffer") || !create || !nd || !copy ||
+  /* The entry points' signatures are those of 0.9.8 (earlier revisions
+   * lack the properties argument): only that revision is run. */
+  cl_version version = 0;
+  size_t size = 0;
+  if (clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL,
+                      &size) == CL_SUCCESS && size) {
+    cl_name_version *list = malloc(size);
+    CHECK(clGetDeviceInfo(d, CL_DEVICE_EXTENSIONS_WITH_VERSION, size, list,
+                          NULL));
+    for (size_t i = 0; i < size / sizeof *list; i++)
+      if (strcmp(list[i].name, "cl_khr_command_buffer") == 0)
+        version = list[i].version;
+    free(list);
+  }
+  if (version != SKEIN_COMMAND_BUFFER_VERSION || !create || !nd || !copy ||
       !fin || !enqueue_cb) {
-    printf("command-buffer replay:  (no cl_khr_command_buffer)\n");
+    printf("command-buffer replay: not run (cl_khr_command_buffer %u.%u.%u, "
+           "0.9.8 needed)\n",
+           CL_VERSION_MAJOR(version), CL_VERSION_MINOR(version),
+           CL_VERSION_PATCH(version));
     return 0;
   }
   cb = create(1, &q, NULL, &err);
