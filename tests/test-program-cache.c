@@ -2,7 +2,8 @@
  * through the ICD loader: a build in a new process is served from the
  * cache (SKEIN_DUMP=cache says so) with the same log and results; each
  * key component (source, a header read from disk, options, the SKEIN_*
- * variables that change code, the target) makes a miss; corrupt,
+ * variables that change code, the target) makes a miss; compiles and
+ * links are cached too, keyed by their embedded headers and inputs; corrupt,
  * truncated, garbage and foreign entries are ignored and rebuilt; two
  * processes building the same program at once both succeed; the size
  * cap evicts the least recently used entry; SKEIN_CACHE=0 writes
@@ -449,6 +450,68 @@ static void test_eviction(void) {
   unsetenv("SKEIN_CACHE_MAX_MB");
 }
 
+/* clCompileProgram with an embedded header defining K, clLinkProgram,
+ * and a run checked against K; returns what the cache said. */
+static char *compile_and_link(int k) {
+  static const char *src =
+      "#include \"k.h\"\n"
+      "kernel void f(global int *o) { o[get_global_id(0)] = K * (int)"
+      "get_global_id(0); }\n";
+  char header[64];
+  snprintf(header, sizeof header, "#define K %d\n", k);
+  const char *htext = header, *hname = "k.h";
+  test_capture c;
+  test_capture_begin(&c);
+  cl_int err;
+  cl_program h = clCreateProgramWithSource(env.context, 1, &htext, NULL, &err);
+  REQUIRE_OK(err);
+  cl_program p = clCreateProgramWithSource(env.context, 1, &src, NULL, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clCompileProgram(p, 1, &env.device, "", 1, &h, &hname, NULL,
+                              NULL));
+  cl_program linked = clLinkProgram(env.context, 1, &env.device, "", 1, &p,
+                                    NULL, NULL, &err);
+  REQUIRE_OK(err);
+  char *said = test_capture_end(&c);
+  cl_mem out = test_buffer(&env, 64 * sizeof(cl_int), NULL);
+  test_run_1d(&env, linked, "f", 64, &out, 1);
+  cl_int got[64];
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof got, got,
+                                 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < 64; i++)
+    bad += got[i] != k * i;
+  CHECK_EQ(bad, 0);
+  clReleaseMemObject(out);
+  clReleaseProgram(linked);
+  clReleaseProgram(p);
+  clReleaseProgram(h);
+  return said;
+}
+
+static int count(const char *text, const char *word) {
+  int n = 0;
+  for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
+    n++;
+  return n;
+}
+
+/* A compile and a link are cached too; the embedded header is part of
+ * the compile's key, and the changed object changes the link's. */
+static void test_compile_link(void) {
+  fresh_dir("link");
+  char *a = compile_and_link(3), *b = compile_and_link(3);
+  char *c = compile_and_link(4);
+  printf("   compile+link: %d/%d/%d hits\n", count(a, "cache hit"),
+         count(b, "cache hit"), count(c, "cache hit"));
+  CHECK(count(a, "cache hit") == 0 && count(a, "cache stored") == 2);
+  CHECK(count(b, "cache hit") == 2 && count(b, "cache stored") == 0);
+  CHECK(count(c, "cache hit") == 0 && count(c, "cache stored") == 2);
+  free(a);
+  free(b);
+  free(c);
+}
+
 static void test_off_switch(void) {
   fresh_dir("off");
   setenv("SKEIN_CACHE", "0", 1);
@@ -509,6 +572,7 @@ int main(int argc, char **argv) {
   test_corruption();
   test_concurrency();
   test_eviction();
+  test_compile_link();
   test_off_switch();
   test_unusable_dir();
   remove_tree(dir);
