@@ -17,6 +17,7 @@ static void task_link(sched_task *t) {
   else
     atomic_store(&p->head, t);
   p->tail = t;
+  atomic_fetch_add(&p->link_seq, 1); /* idle workers look again */
   pthread_mutex_unlock(&p->lock);
 }
 
@@ -41,14 +42,25 @@ static void task_unlink(sched_task *t) {
   pthread_mutex_unlock(&p->lock);
 }
 
-/* Takes a reference to the oldest linked task (workers help the oldest
- * job first), or returns NULL if the queue is empty. */
-sched_task *sched_task_acquire(void) {
+/* Whether worker w may run groups of t: a sub-device's job only on its
+ * units' threads, the root device's on any thread but unit 0's
+ * sub-device thread (the caller already runs unit 0's share). */
+static bool task_eligible(const sched_task *t, const sched_worker *w) {
+  if (!t->job.subset)
+    return !w->subset_only;
+  return sched_subset_has(t->job.subset, w->index);
+}
+
+/* Takes a reference to the oldest linked task w may run (workers help
+ * the oldest job first), or returns NULL if there is none. */
+sched_task *sched_task_acquire(const sched_worker *w) {
   sched_pool *p = &sched_g;
   if (!atomic_load(&p->head))
     return NULL;
   pthread_mutex_lock(&p->lock);
   sched_task *t = atomic_load(&p->head);
+  while (t && !task_eligible(t, w))
+    t = t->next_task;
   /* While t is linked its last chunk is unclaimed or being unlinked, so
    * unfinished >= 1 here and the reference cannot revive a done task. */
   if (t)
@@ -211,8 +223,8 @@ static void slot_release(int i) {
 /* The calling thread runs chunks of its own job. With background threads
  * a caller that finds every slot busy leaves the work to them; without
  * any, it must wait for a slot. */
-static void caller_help(sched_task *t) {
-  int slot = sched_g.num_threads ? slot_try_acquire() : slot_acquire();
+static void caller_help(sched_task *t, bool alone) {
+  int slot = !alone ? slot_try_acquire() : slot_acquire();
   if (slot < 0)
     return;
   task_work(t, sched_g.caller_mem[slot]);
@@ -250,21 +262,31 @@ int sched_run(const sched_job *job) {
   t.total = t.nxy * job->num_groups[2];
   if (t.total == 0)
     return 0;
-  if (t.total == 1 && sched_g.caller_helps) {
+  /* A sub-device's job runs on its units' pinned threads only; the
+   * caller, bound to no unit, waits. Without any such thread (none could
+   * be started) the caller runs the groups: placement is lost, results
+   * are not. */
+  unsigned sub_threads = job->subset ? sched_subset_threads(job->subset) : 0;
+  bool caller_runs = job->subset ? sub_threads == 0 : sched_g.caller_helps;
+  if (t.total == 1 && caller_runs) {
     run_single(job);
     return 0;
   }
-  t.workers = sched_g.num_workers;
+  t.workers = job->subset ? (sub_threads ? sub_threads : 1)
+                          : sched_g.num_workers;
   atomic_init(&t.next, 0);
   atomic_init(&t.unfinished, t.total);
   atomic_init(&t.state, SCHED_TASK_RUNNING);
   task_link(&t);
 
-  unsigned helpers = sched_g.num_threads;
-  uint64_t want = sched_g.caller_helps ? t.total - 1 : t.total;
-  sched_wake_workers(want < helpers ? (unsigned)want : helpers);
-  if (sched_g.caller_helps)
-    caller_help(&t);
+  unsigned helpers = job->subset ? sub_threads : sched_g.num_threads;
+  uint64_t want = caller_runs ? t.total - 1 : t.total;
+  if (job->subset)
+    sched_wake_all(); /* sleepers share one futex: wake them to choose */
+  else
+    sched_wake_workers(want < helpers ? (unsigned)want : helpers);
+  if (caller_runs)
+    caller_help(&t, helpers == 0);
   task_wait(&t);
   return 0;
 }

@@ -46,7 +46,8 @@
 
 sched_pool sched_g = {.lock = PTHREAD_MUTEX_INITIALIZER};
 
-static pthread_mutex_t init_lock = PTHREAD_MUTEX_INITIALIZER;
+pthread_mutex_t sched_init_lock = PTHREAD_MUTEX_INITIALIZER;
+#define init_lock sched_init_lock
 static _Atomic bool started;
 static char *mem_base; /* one mapping: worker blocks, then caller slots */
 static size_t mem_len;
@@ -71,18 +72,20 @@ uint64_t sched_now_ns(void) {
   return (uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec;
 }
 
-/* Idle worker: polls the queue for SCHED_SPIN_NS, then sleeps on wake_seq.
- * Returns false when the pool stops. The sleeper announces itself in
- * n_sleeping before re-checking the queue, and a publisher links its task
- * before reading n_sleeping (all seq_cst), so one of them sees the other:
- * no lost wake-up. */
-static bool idle_wait(void) {
+/* Idle worker: polls for a newly linked task for SCHED_SPIN_NS, then
+ * sleeps on wake_seq. seen is link_seq before the worker last found no
+ * task it may run: polling head instead would spin without end beside a
+ * sub-device job it may not take. Returns false when the pool stops. The
+ * sleeper announces itself in n_sleeping before re-checking link_seq,
+ * and a publisher bumps link_seq before reading n_sleeping (all
+ * seq_cst), so one of them sees the other: no lost wake-up. */
+static bool idle_wait(uint32_t seen) {
   sched_pool *p = &sched_g;
   atomic_fetch_add(&p->n_spinning, 1);
   uint64_t deadline = sched_now_ns() + SCHED_SPIN_NS;
   for (;;) {
     for (int i = 0; i < 64; i++) {
-      if (atomic_load(&p->head) || atomic_load(&p->stop)) {
+      if (atomic_load(&p->link_seq) != seen || atomic_load(&p->stop)) {
         atomic_fetch_sub(&p->n_spinning, 1);
         return !atomic_load(&p->stop);
       }
@@ -94,7 +97,7 @@ static bool idle_wait(void) {
   uint32_t seq = atomic_load(&p->wake_seq);
   atomic_fetch_add(&p->n_sleeping, 1);
   atomic_fetch_sub(&p->n_spinning, 1);
-  if (!atomic_load(&p->head) && !atomic_load(&p->stop))
+  if (atomic_load(&p->link_seq) == seen && !atomic_load(&p->stop))
     sched_futex_wait(&p->wake_seq, seq);
   atomic_fetch_sub(&p->n_sleeping, 1);
   return !atomic_load(&p->stop);
@@ -117,20 +120,24 @@ void sched_wake_workers(unsigned want) {
   sched_futex_wake(&p->wake_seq, (int)k);
 }
 
-static void *worker_main(void *arg) {
+void *sched_worker_main(void *arg) {
   sched_worker *w = arg;
+  /* A binding that fails (a topology loaded from XML whose CPUs this
+   * machine lacks, a cgroup without them) leaves the thread unpinned:
+   * it still runs its unit's groups, only without the placement. */
   if (w->cpuset)
     hwloc_set_cpubind(sched_g.topology, w->cpuset, HWLOC_CPUBIND_THREAD);
   /* First touch after pinning: the block's pages come from this core's
    * NUMA node. */
   memset(w->local_mem, 0, SCHED_LOCAL_MEM_SIZE);
   for (;;) {
-    sched_task *t = sched_task_acquire();
+    uint32_t seen = atomic_load(&sched_g.link_seq);
+    sched_task *t = sched_task_acquire(w);
     if (t) {
       sched_task_help(t, w->local_mem);
       continue;
     }
-    if (!idle_wait())
+    if (!idle_wait(seen))
       return NULL;
   }
 }
@@ -159,6 +166,9 @@ static unsigned load_topology(hwloc_obj_type_t *type) {
     return 0;
   }
   sched_g.topology = topo;
+  /* HWLOC_XMLFILE (hwloc's own variable) loads a topology from XML: the
+   * sub-device tests use it for machines with several NUMA nodes and L3
+   * caches. */
   *type = HWLOC_OBJ_CORE;
   int n = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
   if (n <= 0) {
@@ -168,14 +178,14 @@ static unsigned load_topology(hwloc_obj_type_t *type) {
   return n > 0 ? (unsigned)n : 1;
 }
 
-/* The cpuset background thread j binds to: cores from 1 up (from 0 when
- * the caller sleeps), wrapping when there are more threads than cores. */
-static void *thread_cpuset(unsigned j, unsigned ncores, hwloc_obj_type_t type) {
+/* The cpuset the thread of compute unit `unit` binds to: core unit %
+ * ncores (units from 1 up when the caller helps, from 0 when it sleeps),
+ * wrapping when there are more threads than cores. */
+void *sched_unit_cpuset(unsigned unit, unsigned ncores, int type) {
   if (!sched_g.topology)
     return NULL;
-  unsigned first = sched_g.caller_helps ? 1 : 0;
   hwloc_obj_t obj = hwloc_get_obj_by_type(sched_g.topology, type,
-                                          (first + j) % ncores);
+                                          unit % ncores);
   return obj && obj->cpuset ? hwloc_bitmap_dup(obj->cpuset) : NULL;
 }
 
@@ -203,9 +213,14 @@ static unsigned start_threads(unsigned n, unsigned ncores,
   for (unsigned j = 0; j < n; j++) {
     sched_worker *w = &p->threads[started_n];
     w->index = started_n + (p->caller_helps ? 1 : 0);
-    w->cpuset = thread_cpuset(j, ncores, type);
+    /* Bound by index, not j: a thread that failed to start leaves no
+     * hole in the units, and unit u stays on core u % ncores. */
+    w->cpuset = sched_unit_cpuset(w->index, ncores, type);
     w->local_mem = mem_base + (size_t)started_n * SCHED_LOCAL_MEM_SIZE;
-    if (pthread_create(&w->thread, NULL, worker_main, w) != 0) {
+    w->subset_only = false;
+    sched_unit_set_live(w->index, true);
+    if (pthread_create(&w->thread, NULL, sched_worker_main, w) != 0) {
+      sched_unit_set_live(w->index, false);
       hwloc_bitmap_free(w->cpuset);
       continue;
     }
@@ -237,6 +252,8 @@ static int start_pool(unsigned num_threads) {
   sched_pool *p = &sched_g;
   hwloc_obj_type_t type = HWLOC_OBJ_CORE;
   unsigned ncores = load_topology(&type);
+  p->ncores = ncores ? ncores : 1;
+  p->core_type = type;
   unsigned n = wanted_workers(num_threads, ncores ? ncores : 1);
   const char *mode = getenv("SKEIN_SCHED_CALLER");
   p->caller_helps = !(mode && strcmp(mode, "sleep") == 0);
@@ -327,6 +344,9 @@ void sched_shutdown(void) {
     pthread_join(p->threads[i].thread, NULL);
     hwloc_bitmap_free(p->threads[i].cpuset);
   }
+  sched_stop_unit0();
+  for (unsigned i = 0; i < SCHED_MAX_UNITS / 64; i++)
+    atomic_store(&p->unit_live[i], 0);
   free(p->threads);
   p->threads = NULL;
   p->num_threads = p->num_workers = 0;

@@ -26,6 +26,20 @@
  * (a failed lazy TLS allocation ends the process). */
 #define SCHED_TLS __thread __attribute__((tls_model("initial-exec")))
 
+/* The most compute units (SKEIN_NUM_THREADS is capped there). */
+#define SCHED_MAX_UNITS 1024
+
+/* A set of compute units (scheduler.h): a job with one runs only on the
+ * background threads of those units. */
+struct sched_subset {
+  unsigned count;              /* units in the set */
+  uint64_t bits[SCHED_MAX_UNITS / 64];
+};
+
+static inline bool sched_subset_has(const sched_subset *s, unsigned unit) {
+  return unit < SCHED_MAX_UNITS && (s->bits[unit / 64] >> (unit % 64)) & 1;
+}
+
 /* Guided chunking: a claim takes remaining / (SCHED_CHUNK_K * workers). */
 #define SCHED_CHUNK_K 2
 
@@ -60,7 +74,10 @@ enum {
 
 typedef struct sched_worker {
   pthread_t thread;
-  unsigned index;              /* 1..N-1 (0 is the calling thread) */
+  unsigned index;              /* 1..N-1 (0 is the calling thread); its
+                                  compute unit, bound to core index %
+                                  ncores */
+  bool subset_only;            /* runs only sub-device jobs (subset.c) */
   void *cpuset;                /* hwloc_bitmap_t to bind to, owned */
   char *local_mem;             /* SCHED_LOCAL_MEM_SIZE bytes, owned */
 } sched_worker;
@@ -73,6 +90,8 @@ typedef struct sched_pool {
   sched_task *tail;            /* guarded by lock */
 
   /* Idle protocol (see pool.c). */
+  _Atomic uint32_t link_seq;   /* bumped by every task_link: an idle
+                                  worker waits for it to change */
   _Atomic uint32_t wake_seq;   /* futex word sleepers wait on */
   _Atomic unsigned n_spinning; /* idle workers polling head */
   _Atomic unsigned n_sleeping; /* idle workers in futex_wait */
@@ -89,6 +108,16 @@ typedef struct sched_pool {
   _Atomic unsigned slot_waiters;
 
   void *topology;              /* hwloc_topology_t, owned */
+  unsigned ncores;             /* cores (or PUs) of the topology, >= 1 */
+  int core_type;               /* hwloc_obj_type_t of those cores */
+  /* Sub-devices (subset.c): bit u set when a thread runs as compute unit
+   * u; written under init_lock before the thread starts, read by
+   * sched_run. */
+  _Atomic uint64_t unit_live[SCHED_MAX_UNITS / 64];
+  sched_worker unit0;          /* compute unit 0's own pinned thread for
+                                  sub-device jobs when the caller helps
+                                  (started on first need) */
+  bool unit0_started;          /* guarded by init_lock */
   void *caller_cpuset;         /* hwloc_bitmap_t: cores no thread uses */
 } sched_pool;
 
@@ -114,9 +143,38 @@ static inline void sched_cpu_relax(void) {
  * Called after the task is visible in the queue. */
 void sched_wake_workers(unsigned want);
 
-/* Worker side of job.c: takes a reference to the oldest linked task, or
- * returns NULL if the queue is empty. */
-sched_task *sched_task_acquire(void);
+/* Worker side of job.c: takes a reference to the oldest linked task w
+ * may run (sub-device jobs only on their units' threads), or returns
+ * NULL if there is none. */
+sched_task *sched_task_acquire(const sched_worker *w);
+
+/* The worker thread's body (pool.c). */
+void *sched_worker_main(void *arg);
+
+/* Marks compute unit u as having a running thread (subset.c). */
+void sched_unit_set_live(unsigned u, bool live);
+
+/* Starts compute unit 0's thread for sub-device jobs if the caller helps
+ * and it is not running yet (subset.c). */
+void sched_start_unit0(void);
+
+/* The hwloc cpuset (owned by the caller) of compute unit unit's core,
+ * or NULL without a topology (pool.c). */
+void *sched_unit_cpuset(unsigned unit, unsigned ncores, int type);
+
+/* How many running threads belong to units of s (subset.c). */
+unsigned sched_subset_threads(const sched_subset *s);
+
+/* Wakes every sleeping worker (pool.c): for a sub-device job, which only
+ * some of them may run. */
+void sched_wake_all(void);
+
+/* Joins compute unit 0's sub-device thread if it runs; at shutdown,
+ * after stop is set and sleepers are woken (subset.c). */
+void sched_stop_unit0(void);
+
+/* init_lock of pool.c, for subset.c's lazy thread start. */
+extern pthread_mutex_t sched_init_lock;
 
 /* Runs chunks of t until none is left, then drops the reference taken by
  * sched_task_acquire(). t may be gone when this returns. */

@@ -12,8 +12,14 @@
 typedef void (*sched_group_fn)(void *arg, uint64_t gx, uint64_t gy,
                                uint64_t gz, char *local_mem);
 
+/* A set of compute units (a sub-device's): subset.c. */
+typedef struct sched_subset sched_subset;
+
 typedef struct sched_job {
   uint64_t num_groups[3];   /* every entry >= 1 */
+  /* NULL: any compute unit (the root device). Else only the background
+   * threads of these units run groups, and the calling thread does not. */
+  const sched_subset *subset;
   size_t local_mem_size;    /* bytes of local memory per work-group */
   sched_group_fn fn;
   void *arg;
@@ -79,6 +85,31 @@ const struct skein_hooks *sched_hooks(void);
  * work-item's stack since the last call (the group was abandoned);
  * clears the flag. */
 _Bool sched_fiber_take_error(void);
+
+/* Sub-devices (scheduler/subset.c). Compute unit u is the worker bound
+ * to core u % C of the hwloc topology's C cores, in hwloc's logical
+ * order (so that consecutive units share caches); unit 0 is the calling
+ * thread's, with a pinned thread of its own for sub-device jobs. */
+
+/* Makes the set of the n compute units listed (each below
+ * sched_num_workers()); NULL if out of memory. The caller owns it
+ * (sched_subset_free). */
+sched_subset *sched_subset_create(const unsigned *units, unsigned n);
+void sched_subset_free(sched_subset *s);
+
+/* The affinity levels of clCreateSubDevices. */
+typedef enum sched_level {
+  SCHED_LEVEL_NUMA,
+  SCHED_LEVEL_L4,
+  SCHED_LEVEL_L3,
+  SCHED_LEVEL_L2,
+  SCHED_LEVEL_L1,
+} sched_level;
+
+/* Which object of the level holds compute unit u's core: an index from
+ * 0, or -1 if the topology has no such object above that core (no L4
+ * cache, or no topology at all). */
+int sched_unit_domain(unsigned unit, sched_level level);
 
 /* Stops and joins the workers (at library unload). Safe if the pool never
  * started; sched_init() may start it again. Precondition: no sched_run()

@@ -235,6 +235,71 @@ static void test_pinning(void) {
   hwloc_topology_destroy(a.topo);
 }
 
+/* ---- sub-device subsets ---------------------------------------------- */
+
+typedef struct subset_arg {
+  pthread_t caller;
+  hwloc_bitmap_t want;           /* the CPUs of the subset's cores */
+  _Atomic int off_cpu, on_caller, groups;
+} subset_arg;
+
+static void subset_group(void *p, uint64_t gx, uint64_t gy, uint64_t gz,
+                         char *local_mem) {
+  (void)gx, (void)gy, (void)gz, (void)local_mem;
+  subset_arg *a = p;
+  int cpu = sched_getcpu();
+  if (cpu < 0 || !hwloc_bitmap_isset(a->want, (unsigned)cpu))
+    atomic_fetch_add(&a->off_cpu, 1);
+  if (pthread_equal(pthread_self(), a->caller))
+    atomic_fetch_add(&a->on_caller, 1);
+  atomic_fetch_add(&a->groups, 1);
+  for (volatile int i = 0; i < 2000; i++) /* long enough to spread */
+    ;
+}
+
+/* Runs jobs confined to one compute unit u at a time (and to all units
+ * but 0): every group runs on the unit's core (unit u is bound to core
+ * u % cores) and never on the calling thread, one-group jobs included. */
+static void test_subsets(void) {
+  hwloc_topology_t topo;
+  hwloc_topology_init(&topo);
+  hwloc_topology_load(topo);
+  int cores = hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_CORE);
+  unsigned n = sched_num_workers();
+  for (unsigned u = 0; u <= n && u < 9; u++) {
+    /* u == n: every unit but 0, if there are several. */
+    unsigned units[8], count = 0;
+    subset_arg a = {.caller = pthread_self(), .want = hwloc_bitmap_alloc()};
+    for (unsigned v = u == n ? 1 : u; v < n && count < 8; v++) {
+      units[count++] = v;
+      hwloc_obj_t core = hwloc_get_obj_by_type(
+          topo, HWLOC_OBJ_CORE, v % (unsigned)(cores > 0 ? cores : 1));
+      if (core)
+        hwloc_bitmap_or(a.want, a.want, core->cpuset);
+      if (u != n)
+        break;
+    }
+    if (count == 0) {
+      hwloc_bitmap_free(a.want);
+      continue;
+    }
+    sched_subset *s = sched_subset_create(units, count);
+    CHECK(s != NULL);
+    for (uint64_t groups = 1; s && groups <= 300; groups += 299) {
+      sched_job job = {.num_groups = {groups, 1, 1}, .fn = subset_group,
+                       .arg = &a, .subset = s};
+      CHECK_EQ(sched_run(&job), 0);
+    }
+    CHECK_EQ(atomic_load(&a.groups), 301);
+    CHECK_EQ(atomic_load(&a.on_caller), 0);
+    if (cores > 1)
+      CHECK_EQ(atomic_load(&a.off_cpu), 0);
+    sched_subset_free(s);
+    hwloc_bitmap_free(a.want);
+  }
+  hwloc_topology_destroy(topo);
+}
+
 /* ---- concurrent callers ---------------------------------------------- */
 
 typedef struct caller_arg {
@@ -356,6 +421,7 @@ int main(void) {
   test_local_mem();
   test_concurrent(2, 300);
   test_concurrent(7, 60); /* more callers than caller memory slots */
+  test_subsets();
   measure_all("caller helps, caller unbound");
   hwloc_topology_t topo;
   hwloc_topology_init(&topo);
@@ -369,6 +435,7 @@ int main(void) {
   hwloc_topology_destroy(topo);
 
   restart_with("SKEIN_SCHED_CALLER", "sleep");
+  test_subsets();
   test_coverage();
   test_local_mem();
   test_concurrent(2, 200);
@@ -377,6 +444,7 @@ int main(void) {
 
   restart_with("SKEIN_NUM_THREADS", "1");
   CHECK_EQ(sched_num_workers(), 1);
+  test_subsets(); /* unit 0 alone: its own thread, not the caller */
   test_coverage();
   test_local_mem();
   test_concurrent(2, 200);

@@ -5,10 +5,37 @@
 #include "../core/info.h"
 #include "../core/platform.h"
 #include "../core/trace.h"
+#include "../core/sub_device.h"
 #include <stdlib.h>
 
 bool rt_context_has_device(cl_context ctx, cl_device_id device) {
-  return device == ctx->device;
+  for (cl_uint i = 0; i < ctx->num_devices; i++)
+    if (ctx->devices[i] == device)
+      return true;
+  return false;
+}
+
+/* Copies the device list, dropping duplicates ("duplicate devices
+ * specified in devices are ignored"), and retains the sub-devices. */
+static cl_int copy_devices(cl_context ctx, cl_uint num_devices,
+                           const cl_device_id *devices) {
+  ctx->devices = malloc(sizeof *devices * num_devices);
+  RT_RETURN_IF(!ctx->devices, CL_OUT_OF_HOST_MEMORY);
+  for (cl_uint i = 0; i < num_devices; i++) {
+    if (rt_context_has_device(ctx, devices[i]))
+      continue;
+    ctx->devices[ctx->num_devices++] = devices[i];
+    rt_device_retain(devices[i]);
+  }
+  ctx->device = ctx->devices[0];
+  return CL_SUCCESS;
+}
+
+/* Drops the context's references to its sub-devices. */
+static void release_devices(cl_context ctx) {
+  for (cl_uint i = 0; i < ctx->num_devices; i++)
+    rt_device_release(ctx->devices[i]);
+  free(ctx->devices);
 }
 
 /* Checks a context property list and copies it. Returns CL_SUCCESS or
@@ -52,9 +79,11 @@ static cl_int copy_properties(cl_context ctx,
   return CL_SUCCESS;
 }
 
-/* Creates a context on the device; arguments already checked except the
+/* Creates a context on the devices; arguments already checked except the
  * properties. */
 static cl_context context_new(const cl_context_properties *properties,
+                              cl_uint num_devices,
+                              const cl_device_id *devices,
                               void(CL_CALLBACK *notify)(const char *,
                                                         const void *, size_t,
                                                         void *),
@@ -64,13 +93,13 @@ static cl_context context_new(const cl_context_properties *properties,
   if (!ctx)
     goto out_fail;
   rt_object_init(&ctx->obj, RT_CONTEXT);
-  ctx->device = rt_device();
-  ctx->num_devices = 1;
   ctx->notify = notify;
   ctx->notify_data = user_data;
   pthread_mutex_init(&ctx->lock, NULL);
   pthread_cond_init(&ctx->idle, NULL);
   err = copy_properties(ctx, properties);
+  if (err == CL_SUCCESS)
+    err = copy_devices(ctx, num_devices, devices);
   if (err != CL_SUCCESS)
     goto out_free_ctx;
   if (errcode_ret)
@@ -78,6 +107,7 @@ static cl_context context_new(const cl_context_properties *properties,
   return ctx;
 
 out_free_ctx:
+  release_devices(ctx);
   pthread_mutex_destroy(&ctx->lock);
   pthread_cond_destroy(&ctx->idle);
   free(ctx->properties);
@@ -100,7 +130,8 @@ cl_context CL_API_CALL clCreateContext(
   /* CL_INVALID_DEVICE if any device in devices is not a valid device. */
   for (cl_uint i = 0; i < num_devices; i++)
     RT_FAIL_IF(!rt_is(devices[i], RT_DEVICE), CL_INVALID_DEVICE, errcode_ret);
-  return context_new(properties, pfn_notify, user_data, errcode_ret);
+  return context_new(properties, num_devices, devices, pfn_notify,
+                     user_data, errcode_ret);
 }
 
 cl_context CL_API_CALL clCreateContextFromType(
@@ -121,7 +152,9 @@ cl_context CL_API_CALL clCreateContextFromType(
   RT_FAIL_IF(device_type != CL_DEVICE_TYPE_ALL &&
                  !(device_type & (CL_DEVICE_TYPE_CPU | CL_DEVICE_TYPE_DEFAULT)),
              CL_DEVICE_NOT_FOUND, errcode_ret);
-  return context_new(properties, pfn_notify, user_data, errcode_ret);
+  cl_device_id root = rt_device();
+  return context_new(properties, 1, &root, pfn_notify, user_data,
+                     errcode_ret);
 }
 
 cl_int CL_API_CALL clRetainContext(cl_context context) {
@@ -144,6 +177,7 @@ cl_int CL_API_CALL clReleaseContext(cl_context context) {
     c->fn(context, c->user_data);
     free(c);
   }
+  release_devices(context);
   pthread_mutex_destroy(&context->lock);
   pthread_cond_destroy(&context->idle);
   free(context->properties);
@@ -179,7 +213,7 @@ cl_int CL_API_CALL clGetContextInfo(cl_context context,
   case CL_CONTEXT_NUM_DEVICES:
     RT_INFO_VALUE(cl_uint, context->num_devices);
   case CL_CONTEXT_DEVICES:
-    RT_INFO_ARRAY(&context->device, 1);
+    RT_INFO_ARRAY(context->devices, context->num_devices);
   case CL_CONTEXT_PROPERTIES:
     RT_INFO_ARRAY(context->properties, context->num_properties);
   default:

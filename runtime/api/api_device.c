@@ -1,6 +1,6 @@
 /* This file contains the device entry points: clGetDeviceIDs,
  * clGetDeviceInfo with every OpenCL 3.0 query, device retain/release and
- * clCreateSubDevices (Skein's device cannot be partitioned yet). */
+ * clCreateSubDevices (the partition itself: runtime/core/sub_device.c). */
 #include "../core/command_buffer.h"
 #include "../core/device_uuid.h"
 #include "../core/image.h"
@@ -10,6 +10,7 @@
 #include "../core/platform.h"
 #include "../core/printf.h"
 #include "../core/usm.h"
+#include "../core/sub_device.h"
 #include <cpuid.h>
 #include <string.h>
 
@@ -337,9 +338,10 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
   case CL_DEVICE_PLATFORM:
     RT_INFO_VALUE(cl_platform_id, dev->platform);
   case CL_DEVICE_PARENT_DEVICE:
-    RT_INFO_VALUE(cl_device_id, NULL);
+    RT_INFO_VALUE(cl_device_id, dev->parent);
   case CL_DEVICE_REFERENCE_COUNT:
-    RT_INFO_VALUE(cl_uint, 1); /* a root device */
+    /* A root device's count never changes: 1. */
+    RT_INFO_VALUE(cl_uint, dev->parent ? rt_refcount(dev) : 1);
   }
   return RT_INFO_UNKNOWN;
 }
@@ -605,23 +607,34 @@ static cl_int rt_device_info_images(RT_INFO_PARAMS) {
   return RT_INFO_UNKNOWN;
 }
 
-/* Features Skein does not have: partitioning reports zero. */
-static cl_int rt_device_info_absent(RT_INFO_PARAMS) {
-  static const cl_device_partition_property no_partition = 0;
-  (void)dev;
+/* Partitioning (runtime/core/sub_device.c). */
+static cl_int rt_device_info_partition(RT_INFO_PARAMS) {
   switch (param_name) {
+  /* Every compute unit may become a sub-device of its own. */
   case CL_DEVICE_PARTITION_MAX_SUB_DEVICES:
-    RT_INFO_VALUE(cl_uint, 0);
-  /* "If the device cannot be partitioned ... a value of 0 will be
-   * returned": one terminating 0 property. */
-  case CL_DEVICE_PARTITION_PROPERTIES:
-    RT_INFO_ARRAY(&no_partition, 1);
+    RT_INFO_VALUE(cl_uint, dev->compute_units);
+  case CL_DEVICE_PARTITION_PROPERTIES: {
+    /* "If the device cannot be partitioned (i.e. there is no partitioning
+     * scheme supported by the device that will return at least two
+     * sub-devices), a value of 0 will be returned": one 0 property. */
+    cl_device_partition_property list[3] = {0};
+    size_t n = 0;
+    if (dev->compute_units >= 2) {
+      list[n++] = CL_DEVICE_PARTITION_EQUALLY;
+      list[n++] = CL_DEVICE_PARTITION_BY_COUNTS;
+      if (rt_device_affinity_domains(dev))
+        list[n++] = CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN;
+    }
+    RT_INFO_ARRAY(list, n ? n : 1);
+  }
   case CL_DEVICE_PARTITION_AFFINITY_DOMAIN:
-    RT_INFO_VALUE(cl_device_affinity_domain, 0);
+    RT_INFO_VALUE(cl_device_affinity_domain,
+                  rt_device_affinity_domains(dev));
   /* Not a sub-device: "may return a param_value_size_ret of 0". */
   case CL_DEVICE_PARTITION_TYPE:
     return rt_info(param_value_size, param_value, param_value_size_ret,
-                   NULL, 0);
+                   dev->partition,
+                   sizeof *dev->partition * dev->partition_len);
   }
   return RT_INFO_UNKNOWN;
 }
@@ -635,8 +648,8 @@ cl_int CL_API_CALL clGetDeviceInfo(cl_device_id device,
   cl_device_id dev = device;
   cl_int (*const groups[])(RT_INFO_PARAMS) = {
       rt_device_info_identity, rt_device_info_caps, rt_device_info_limits,
-      rt_device_info_memory, rt_device_info_images, rt_device_info_absent,
-      rt_cb_device_info};
+      rt_device_info_memory, rt_device_info_images,
+      rt_device_info_partition, rt_cb_device_info};
   for (size_t i = 0; i < sizeof groups / sizeof groups[0]; i++) {
     cl_int err = groups[i](RT_INFO_ARGS);
     if (err != RT_INFO_UNKNOWN)
@@ -652,13 +665,106 @@ cl_int CL_API_CALL clRetainDevice(cl_device_id device) {
   /* CL_INVALID_DEVICE if device is not a valid device. */
   RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
   /* A root device: the reference count does not change. */
+  rt_device_retain(device);
   return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clReleaseDevice(cl_device_id device) {
   /* CL_INVALID_DEVICE if device is not a valid device. */
   RT_RETURN_IF(!rt_is(device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* A root device: the reference count does not change. */
+  /* A root device: the reference count does not change. A sub-device
+   * is freed when its count reaches 0; contexts hold references to
+   * theirs, so one in use stays. */
+  rt_device_release(device);
+  return CL_SUCCESS;
+}
+
+/* Reads the BY_COUNTS list that starts at props[*n] (after the name):
+ * counts up to CL_DEVICE_PARTITION_BY_COUNTS_LIST_END (0). */
+static cl_int parse_counts(cl_device_id in,
+                           const cl_device_partition_property *props,
+                           size_t *n, rt_partition *p) {
+  p->counts = props + *n;
+  cl_device_partition_property total = 0;
+  for (; props[*n] != CL_DEVICE_PARTITION_BY_COUNTS_LIST_END; (*n)++) {
+    cl_device_partition_property c = props[*n];
+    /* CL_INVALID_DEVICE_PARTITION_COUNT if the number of compute units
+     * requested for one or more sub-devices is less than zero, or if the
+     * total number of compute units requested exceeds
+     * CL_DEVICE_MAX_COMPUTE_UNITS for in_device. */
+    RT_RETURN_IF(c < 0, CL_INVALID_DEVICE_PARTITION_COUNT);
+    RT_RETURN_IF(c > (cl_device_partition_property)in->compute_units,
+                 CL_INVALID_DEVICE_PARTITION_COUNT);
+    total += c;
+    RT_RETURN_IF(total > (cl_device_partition_property)in->compute_units,
+                 CL_INVALID_DEVICE_PARTITION_COUNT);
+    p->num_counts++;
+    /* CL_INVALID_DEVICE_PARTITION_COUNT if the number of sub-devices
+     * requested exceeds CL_DEVICE_PARTITION_MAX_SUB_DEVICES (every
+     * count is at least 1, so this follows from the total; kept for the
+     * spec's sentence). */
+    RT_RETURN_IF(p->num_counts > in->compute_units,
+                 CL_INVALID_DEVICE_PARTITION_COUNT);
+  }
+  (*n)++; /* the list's end */
+  /* CL_INVALID_VALUE if values specified in properties are not valid:
+   * a list that asks for no sub-device. */
+  RT_RETURN_IF(p->num_counts == 0, CL_INVALID_VALUE);
+  return CL_SUCCESS;
+}
+
+/* Checks the form of a partition property list and reads it into *p. */
+static cl_int parse_partition(cl_device_id in,
+                              const cl_device_partition_property *props,
+                              rt_partition *p) {
+  static const cl_device_affinity_domain domains =
+      CL_DEVICE_AFFINITY_DOMAIN_NUMA | CL_DEVICE_AFFINITY_DOMAIN_L4_CACHE |
+      CL_DEVICE_AFFINITY_DOMAIN_L3_CACHE |
+      CL_DEVICE_AFFINITY_DOMAIN_L2_CACHE |
+      CL_DEVICE_AFFINITY_DOMAIN_L1_CACHE |
+      CL_DEVICE_AFFINITY_DOMAIN_NEXT_PARTITIONABLE;
+  memset(p, 0, sizeof *p);
+  /* CL_INVALID_VALUE if values specified in properties are not valid. */
+  RT_RETURN_IF(!props || props[0] == 0, CL_INVALID_VALUE);
+  p->scheme = props[0];
+  p->props = props;
+  size_t n = 1;
+  cl_device_partition_property v = props[1];
+  switch (p->scheme) {
+  case CL_DEVICE_PARTITION_EQUALLY:
+    /* A count below zero is CL_INVALID_DEVICE_PARTITION_COUNT ("less
+     * than zero"), as is one over the compute units ("the total number
+     * of compute units requested exceeds CL_DEVICE_MAX_COMPUTE_UNITS");
+     * 0 asks for nothing: CL_INVALID_VALUE. */
+    RT_RETURN_IF(v == 0, CL_INVALID_VALUE);
+    RT_RETURN_IF(v < 0 || v > (cl_device_partition_property)in->compute_units,
+                 CL_INVALID_DEVICE_PARTITION_COUNT);
+    p->equally = (unsigned)v;
+    n = 2;
+    break;
+  case CL_DEVICE_PARTITION_BY_COUNTS: {
+    cl_int err = parse_counts(in, props, &n, p);
+    if (err != CL_SUCCESS)
+      return err;
+    break;
+  }
+  case CL_DEVICE_PARTITION_BY_AFFINITY_DOMAIN:
+    /* Exactly one of the six domains. */
+    RT_RETURN_IF(v <= 0 || (v & (v - 1)) || ((cl_device_affinity_domain)v &
+                                             ~domains),
+                 CL_INVALID_VALUE);
+    p->domain = (cl_device_affinity_domain)v;
+    n = 2;
+    break;
+  default:
+    /* An unknown partition name (cl_ext_device_fission's _EXT names
+     * included: its entry points are not offered). */
+    RT_FAIL(CL_INVALID_VALUE);
+  }
+  /* "Only one of the listed partitioning schemes can be specified in
+   * properties": the list ends here. */
+  RT_RETURN_IF(props[n] != 0, CL_INVALID_VALUE);
+  p->num_props = n + 1;
   return CL_SUCCESS;
 }
 
@@ -667,14 +773,26 @@ clCreateSubDevices(cl_device_id in_device,
                    const cl_device_partition_property *properties,
                    cl_uint num_devices, cl_device_id *out_devices,
                    cl_uint *num_devices_ret) {
-  (void)num_devices, (void)out_devices, (void)num_devices_ret;
   /* CL_INVALID_DEVICE if in_device is not a valid device. */
   RT_RETURN_IF(!rt_is(in_device, RT_DEVICE), CL_INVALID_DEVICE);
-  /* CL_INVALID_VALUE if values specified in properties are not valid or
-   * if values specified in properties are valid but not supported by the
-   * device: CL_DEVICE_PARTITION_PROPERTIES lists no partition type. */
-  RT_RETURN_IF(!properties || properties[0] == 0, CL_INVALID_VALUE);
-  rt_debug("%s: partition type 0x%x not supported -> CL_INVALID_VALUE\n",
-           __func__, (unsigned)properties[0]);
-  return CL_INVALID_VALUE;
+  rt_partition p;
+  cl_int err = parse_partition(in_device, properties, &p);
+  if (err != CL_SUCCESS)
+    return err;
+  /* CL_DEVICE_PARTITION_FAILED if in_device could not be further
+   * partitioned; CL_INVALID_VALUE for an affinity domain the machine
+   * does not have (sub_device.c). */
+  cl_uint count;
+  err = rt_partition_count(in_device, &p, &count);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
+  /* CL_INVALID_VALUE if out_devices is not NULL and num_devices is less
+   * than the number of sub-devices created by the partition scheme. */
+  RT_RETURN_IF(out_devices && num_devices < count, CL_INVALID_VALUE);
+  if (out_devices) {
+    err = rt_partition_create(in_device, &p, out_devices);
+    RT_RETURN_IF(err != CL_SUCCESS, err);
+  }
+  if (num_devices_ret)
+    *num_devices_ret = count;
+  return CL_SUCCESS;
 }

@@ -254,6 +254,10 @@ static cl_int ndrange_run(cl_event ev) {
     return CL_SUCCESS;
   c->job.fn = run_group;
   c->job.arg = c;
+  /* A sub-device's queue runs the groups, and the child kernels they
+   * enqueue, on its own compute units only (scheduler/subset.c). */
+  c->job.subset = ev->queue->device->subset;
+  c->dq.device = ev->queue->device;
   if (rt_trace_on) {
     /* The workers' spans carry the command's id and kernel name; the
      * command's own record is written after the kernel is released. */

@@ -448,10 +448,12 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_index,
 
 /* CL_INVALID_DEVICE if device is not in the list of devices associated
  * with kernel or if device is NULL but there is more than one device
- * associated with kernel (Skein's contexts have one). */
+ * associated with kernel (a context with sub-devices). */
 static bool kernel_device_ok(cl_kernel kernel, cl_device_id device) {
-  return !device || (rt_is(device, RT_DEVICE) &&
-                     rt_context_has_device(kernel->program->context, device));
+  cl_context ctx = kernel->program->context;
+  if (!device)
+    return ctx->num_devices == 1;
+  return rt_is(device, RT_DEVICE) && rt_context_has_device(ctx, device);
 }
 
 /* CL_KERNEL_WORK_GROUP_SIZE: the required size if the kernel names one,

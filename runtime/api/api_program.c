@@ -87,15 +87,17 @@ cl_program CL_API_CALL clCreateProgramWithBinary(
     }
   }
   /* CL_INVALID_BINARY if an invalid program binary was encountered for any
-   * device; binary_status returns the status of each. Skein's one device
-   * may be listed more than once; each of its binaries is checked when
-   * listed, the first is loaded. */
+   * device; binary_status returns the status of each. Every device of a
+   * context (the root device and its sub-devices) is the same CPU and
+   * shares one executable, so the binaries listed must be the same bytes;
+   * the first is loaded. */
   cl_program p = rt_program_create_binary(context, binaries[0], lengths[0],
                                           &err);
   if (p) {
     for (cl_uint i = 1; i < num_devices && err == CL_SUCCESS; i++) {
-      if (binaries[i] != binaries[0] || lengths[i] != lengths[0])
-        err = CL_INVALID_BINARY; /* one device cannot hold two programs */
+      if (lengths[i] != lengths[0] ||
+          memcmp(binaries[i], binaries[0], lengths[0]) != 0)
+        err = CL_INVALID_BINARY; /* the devices cannot hold two programs */
     }
   }
   set_binary_status(binary_status, num_devices,
@@ -221,21 +223,24 @@ static const unsigned char *current_binary(cl_program p, size_t *size) {
 }
 
 /* CL_PROGRAM_BINARIES: param_value is the application's array of one
- * pointer per device; a NULL entry skips that device. */
+ * pointer per device of the context (all get the same executable); a
+ * NULL entry skips that device. */
 static cl_int program_binaries(cl_program p, size_t param_value_size,
                                void *param_value,
                                size_t *param_value_size_ret) {
   size_t size;
   const unsigned char *bin = current_binary(p, &size);
+  cl_uint n = p->context->num_devices;
   /* CL_INVALID_VALUE if param_value_size is < size of return type and
    * param_value is not NULL. */
-  RT_RETURN_IF(param_value && param_value_size < sizeof(unsigned char *),
+  RT_RETURN_IF(param_value && param_value_size < n * sizeof(unsigned char *),
                CL_INVALID_VALUE);
   if (param_value_size_ret)
-    *param_value_size_ret = sizeof(unsigned char *);
+    *param_value_size_ret = n * sizeof(unsigned char *);
   unsigned char **out = param_value;
-  if (out && out[0] && bin)
-    memcpy(out[0], bin, size);
+  for (cl_uint i = 0; out && bin && i < n; i++)
+    if (out[i])
+      memcpy(out[i], bin, size);
   return CL_SUCCESS;
 }
 
@@ -247,9 +252,15 @@ static cl_int program_info_locked(cl_program p, cl_program_info param_name,
                p->binary_type == CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
   switch (param_name) {
   case CL_PROGRAM_BINARY_SIZES: {
-    size_t size;
+    size_t size, n = p->context->num_devices;
     current_binary(p, &size);
-    RT_INFO_VALUE(size_t, size);
+    RT_RETURN_IF(param_value && param_value_size < n * sizeof size,
+                 CL_INVALID_VALUE);
+    for (size_t i = 0; param_value && i < n; i++)
+      ((size_t *)param_value)[i] = size;
+    if (param_value_size_ret)
+      *param_value_size_ret = n * sizeof size;
+    return CL_SUCCESS;
   }
   case CL_PROGRAM_BINARIES:
     return program_binaries(p, param_value_size, param_value,
@@ -287,10 +298,12 @@ cl_int CL_API_CALL clGetProgramInfo(cl_program program,
     RT_INFO_VALUE(cl_uint, rt_refcount(program));
   case CL_PROGRAM_CONTEXT:
     RT_INFO_VALUE(cl_context, program->context);
+  /* A program is built for every device of its context at once: they
+   * are one CPU (the root device and its sub-devices). */
   case CL_PROGRAM_NUM_DEVICES:
-    RT_INFO_VALUE(cl_uint, 1);
+    RT_INFO_VALUE(cl_uint, program->context->num_devices);
   case CL_PROGRAM_DEVICES:
-    RT_INFO_VALUE(cl_device_id, program->context->device);
+    RT_INFO_ARRAY(program->context->devices, program->context->num_devices);
   case CL_PROGRAM_SOURCE:
     /* A program made from a binary returns a null string. */
     RT_INFO_STRING(program->source ? program->source : "");

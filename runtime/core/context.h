@@ -14,8 +14,11 @@ typedef struct rt_context_callback {
 
 struct _cl_context {
   rt_object obj;
-  cl_device_id device;               /* Skein has one device */
-  cl_uint num_devices;               /* 1 */
+  cl_device_id device;               /* devices[0]: the root device or
+                                        a sub-device, all with the same
+                                        ISA and limits */
+  cl_uint num_devices;               /* entries of devices, >= 1 */
+  cl_device_id *devices;             /* distinct; sub-devices retained */
   cl_context_properties *properties; /* copy, zero-terminated, or NULL */
   size_t num_properties;             /* entries incl. the 0, 0 if none */
   void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);

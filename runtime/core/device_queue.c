@@ -465,6 +465,8 @@ static int32_t op_enqueue_kernel(skein_device_enqueue *d,
     n->job.num_groups[i] = L->num_groups[i];
   }
   n->job.local_mem_size = local_total;
+  /* On the parent's sub-device, if it runs on one. */
+  n->job.subset = ((dq_base *)d)->host->device->subset;
   node_submit(d, n);
   return CLK_SUCCESS;
 }

@@ -29,6 +29,13 @@ struct _cl_device_id {
   cl_uint max_clock_mhz;        /* 0 if the OS does not say */
   cl_uint cacheline_size;       /* bytes of a data cache line */
   cl_ulong cache_size;          /* bytes of the last-level data cache */
+  /* Sub-devices (runtime/core/sub_device.c); zero on the root device. */
+  cl_device_id parent;          /* retained; NULL: the root device */
+  unsigned *units;              /* its compute_units scheduler units,
+                                   ascending (NULL: 0..compute_units-1) */
+  struct sched_subset *subset;  /* the same set, for sched_job.subset */
+  cl_device_partition_property *partition; /* CL_DEVICE_PARTITION_TYPE */
+  size_t partition_len;         /* entries of partition, with its 0 */
 };
 
 /* The platform and device singletons (initialised on first call). */
