@@ -5,10 +5,13 @@
  * whose uint operands hold four 8-bit components, component 0 in the
  * least significant byte. The product sums are exact in 32 bits (four
  * products of at most 2^16 each); the _acc_sat forms then add acc with
- * saturation. Plain integer arithmetic, not the CPU's VNNI instructions
- * (no form is claimed to be accelerated:
- * CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_* are false). Clang declares them when the feature macros below are
- * defined, as the compiler does for programs (compiler/options.c). */
+ * saturation. The mixed-signedness forms (unsigned x signed, either
+ * order, plain and saturating) go through __skein_dot_us and
+ * __skein_dot_us_sat, to which compiler/dot_vnni.c gives VNNI vector
+ * forms (vpdpbusd/vpdpbusds over 16 or 8 work-items) when the target has
+ * AVX512-VNNI or AVX-VNNI; the other forms are plain integer arithmetic.
+ * Clang declares them when the feature macros below are defined, as the
+ * compiler does for programs (compiler/options.c). */
 #define __opencl_c_integer_dot_product_input_4x8bit 1
 #define __opencl_c_integer_dot_product_input_4x8bit_packed 1
 #include "builtins.h"
@@ -19,8 +22,19 @@
 
 OVL uint dot(uchar4 a, uchar4 b) { return (uint)DOT4(a, b); }
 OVL int dot(char4 a, char4 b) { return DOT4(a, b); }
-OVL int dot(char4 a, uchar4 b) { return DOT4(a, b); }
-OVL int dot(uchar4 a, char4 b) { return DOT4(a, b); }
+/* The unsigned x signed dot product of packed a and b plus acc, with
+ * the 32-bit wrap-around (plain) or signed saturation (_sat) of the final
+ * add: exactly what one 32-bit lane of vpdpbusd or vpdpbusds computes.
+ * noinline: the loop vectoriser must see the call to use the vector
+ * forms compiler/dot_vnni.c names for it; on a target without VNNI that
+ * file removes the noinline and they inline as before. Not static: the
+ * compiler finds them by name. */
+__attribute__((noinline, const)) int __skein_dot_us(int acc, uint a, uint b);
+__attribute__((noinline, const)) int __skein_dot_us_sat(int acc, uint a,
+                                                        uint b);
+
+OVL int dot(char4 a, uchar4 b) { return __skein_dot_us(0, as_uint(b), as_uint(a)); }
+OVL int dot(uchar4 a, char4 b) { return __skein_dot_us(0, as_uint(a), as_uint(b)); }
 
 OVL uint dot_acc_sat(uchar4 a, uchar4 b, uint acc) {
   return add_sat((uint)DOT4(a, b), acc);
@@ -29,10 +43,10 @@ OVL int dot_acc_sat(char4 a, char4 b, int acc) {
   return add_sat(DOT4(a, b), acc);
 }
 OVL int dot_acc_sat(char4 a, uchar4 b, int acc) {
-  return add_sat(DOT4(a, b), acc);
+  return __skein_dot_us_sat(acc, as_uint(b), as_uint(a));
 }
 OVL int dot_acc_sat(uchar4 a, char4 b, int acc) {
-  return add_sat(DOT4(a, b), acc);
+  return __skein_dot_us_sat(acc, as_uint(a), as_uint(b));
 }
 
 /* Byte k of a packed operand as an unsigned or signed int: shifts of
@@ -49,8 +63,20 @@ OVL uint dot_4x8packed_uu_uint(uint a, uint b) {
   return (uint)PACKED(UB, UB, a, b);
 }
 OVL int dot_4x8packed_ss_int(uint a, uint b) { return PACKED(SB, SB, a, b); }
-OVL int dot_4x8packed_us_int(uint a, uint b) { return PACKED(UB, SB, a, b); }
-OVL int dot_4x8packed_su_int(uint a, uint b) { return PACKED(SB, UB, a, b); }
+
+int __skein_dot_us(int acc, uint a, uint b) {
+  return (int)((uint)acc + (uint)PACKED(UB, SB, a, b));
+}
+int __skein_dot_us_sat(int acc, uint a, uint b) {
+  return add_sat(PACKED(UB, SB, a, b), acc);
+}
+
+OVL int dot_4x8packed_us_int(uint a, uint b) {
+  return __skein_dot_us(0, a, b);
+}
+OVL int dot_4x8packed_su_int(uint a, uint b) {
+  return __skein_dot_us(0, b, a);
+}
 
 OVL uint dot_acc_sat_4x8packed_uu_uint(uint a, uint b, uint acc) {
   return add_sat(dot_4x8packed_uu_uint(a, b), acc);
@@ -59,10 +85,10 @@ OVL int dot_acc_sat_4x8packed_ss_int(uint a, uint b, int acc) {
   return add_sat(dot_4x8packed_ss_int(a, b), acc);
 }
 OVL int dot_acc_sat_4x8packed_us_int(uint a, uint b, int acc) {
-  return add_sat(dot_4x8packed_us_int(a, b), acc);
+  return __skein_dot_us_sat(acc, a, b);
 }
 OVL int dot_acc_sat_4x8packed_su_int(uint a, uint b, int acc) {
-  return add_sat(dot_4x8packed_su_int(a, b), acc);
+  return __skein_dot_us_sat(acc, b, a);
 }
 
 /* The names llvm-spirv 15 gives OpSDot, OpUDot, OpSUDot and their

@@ -6,6 +6,7 @@
 #include "builtin_families.h"
 #include "jit_listeners.h" /* gdb and perf see the code */
 #include "compiler_internal.h"
+#include "dot_vnni.h"
 #include "math_lib.h"   /* libsleef calls of the math builtins */
 #include "printf_lower.h" /* printf calls become buffer records */
 #include "program_cache.h" /* builds served from and kept on disk */
@@ -611,6 +612,7 @@ static cc_status backend(build *b) {
   if (st != CC_OK)
     return st;
   cc_math_prepare(b->m);   /* Sleef vector forms, relaxed-math forms */
+  cc_dot_prepare(b->m);    /* VNNI forms of the integer dot products */
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
   prepare_module(b);
   cc_guard_integer_division(b->m);

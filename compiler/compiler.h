@@ -121,6 +121,12 @@ unsigned cc_sub_group_size(void);
 size_t cc_sub_group_sizes(const size_t **sizes);
 bool cc_sub_group_size_supported(unsigned n);
 
+/* Whether kernels run cl_khr_integer_dot_product's unsigned x signed
+ * 4x8-bit dot products (plain and saturating) on the target CPU's VNNI
+ * instructions: AVX512-VNNI with AVX-512F, or AVX-VNNI
+ * (compiler/dot_vnni.c). */
+bool cc_dot_vnni_available(void);
+
 /* What the device lets kernels use: drives the predefined macros and
  * -cl-ext of every compile. Strings are space-separated lists. */
 typedef struct cc_device_caps {

@@ -1,10 +1,15 @@
 /* This file contains the tests of cl_khr_integer_dot_product from OpenCL
  * C: the extension (version 2.0.0) and its two OpenCL C features are
  * reported, CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR has both input
- * forms, the acceleration properties say no form is accelerated, and
- * every function (dot and dot_acc_sat of uchar4/char4 in each signedness
- * pairing, dot_4x8packed_* and dot_acc_sat_4x8packed_*) matches the host
- * on random and saturating inputs. (tests/test-spirv.c runs the SPIR-V
+ * forms, the acceleration properties say that the mixed-signedness forms
+ * (plain and saturating) are accelerated exactly where the CPU has VNNI
+ * (AVX512-VNNI with AVX-512F, or AVX-VNNI, less what SKEIN_CPU_FEATURES
+ * turns off) and no other form is, and every function (dot and
+ * dot_acc_sat of uchar4/char4 in each signedness pairing,
+ * dot_4x8packed_* and dot_acc_sat_4x8packed_*) matches the host on
+ * random and saturating inputs, both in a kernel whose work-item loop
+ * stays scalar and in one the vectoriser widens (the VNNI path:
+ * compiler/dot_vnni.c). (tests/test-spirv.c runs the SPIR-V
  * instructions.) */
 #include "test_util.h"
 #include "dot_reference.h"
@@ -43,7 +48,63 @@ static const char *source =
     "  o[13] = dot_acc_sat_4x8packed_ss_int(x, y, a);\n"
     "  o[14] = dot_acc_sat_4x8packed_us_int(x, y, a);\n"
     "  o[15] = dot_acc_sat_4x8packed_su_int(x, y, a);\n"
+    "}\n"
+    /* One result per work-item and function, in unit-stride rows: the
+     * loop vectoriser widens this one (with VNNI: vpdpbusd(s) on 16
+     * work-items at once). */
+    "kernel void wide(global int *out, global const uint *x,\n"
+    "                 global const uint *y, global const int *acc) {\n"
+    "  size_t i = get_global_id(0), n = get_global_size(0);\n"
+    "  uint a = x[i], b = y[i];\n"
+    "  int c = acc[i];\n"
+    "  out[i] = dot_4x8packed_us_int(a, b);\n"
+    "  out[n + i] = dot_4x8packed_su_int(a, b);\n"
+    "  out[2 * n + i] = dot_acc_sat_4x8packed_us_int(a, b, c);\n"
+    "  out[3 * n + i] = dot_acc_sat_4x8packed_su_int(a, b, c);\n"
+    "  out[4 * n + i] = dot(as_uchar4(a), as_char4(b));\n"
+    "  out[5 * n + i] = dot(as_char4(a), as_uchar4(b));\n"
+    "  out[6 * n + i] = dot_acc_sat(as_uchar4(a), as_char4(b), c);\n"
+    "  out[7 * n + i] = dot_acc_sat(as_char4(a), as_uchar4(b), c);\n"
     "}\n";
+
+/* Whether /proc/cpuinfo's flags list flag (a whole word). */
+static bool cpu_flag(const char *flag) {
+  FILE *f = fopen("/proc/cpuinfo", "r");
+  char line[8192];
+  bool found = false;
+  size_t n = strlen(flag);
+  while (f && !found && fgets(line, sizeof line, f)) {
+    if (strncmp(line, "flags", 5) != 0)
+      continue;
+    for (char *p = strstr(line, flag); p && !found; p = strstr(p + 1, flag))
+      found = p[-1] == ' ' && (p[n] == ' ' || p[n] == '\n');
+    break;
+  }
+  if (f)
+    fclose(f);
+  return found;
+}
+
+/* Whether SKEIN_CPU_FEATURES (or its older name) turns feature off. */
+static bool turned_off(const char *feature) {
+  const char *names[] = {"SKEIN_CPU_FEATURES", "SKEIN_TARGET_FEATURES"};
+  char minus[64];
+  snprintf(minus, sizeof minus, "-%s", feature);
+  for (int i = 0; i < 2; i++) {
+    const char *v = getenv(names[i]);
+    if (v && strstr(v, minus))
+      return true;
+  }
+  return false;
+}
+
+/* What Skein should report: VNNI where the CPU has it. */
+static bool expect_vnni(void) {
+  bool avx512 = cpu_flag("avx512_vnni") && cpu_flag("avx512f") &&
+                !turned_off("avx512vnni") && !turned_off("avx512f");
+  bool avx = cpu_flag("avx_vnni") && !turned_off("avxvnni");
+  return avx512 || avx;
+}
 
 static void check_reports(void) {
   CHECK(test_extension_listed(&env, "cl_khr_integer_dot_product"));
@@ -81,14 +142,62 @@ static void check_reports(void) {
     CHECK_EQ(size, sizeof p);
     CHECK_EQ(p.signed_accelerated, CL_FALSE);
     CHECK_EQ(p.unsigned_accelerated, CL_FALSE);
-    CHECK_EQ(p.mixed_signedness_accelerated, CL_FALSE);
+    cl_bool vnni = expect_vnni() ? CL_TRUE : CL_FALSE;
+    CHECK_EQ(p.mixed_signedness_accelerated, vnni);
     CHECK_EQ(p.accumulating_saturating_signed_accelerated, CL_FALSE);
     CHECK_EQ(p.accumulating_saturating_unsigned_accelerated, CL_FALSE);
-    CHECK_EQ(p.accumulating_saturating_mixed_signedness_accelerated,
-             CL_FALSE);
+    CHECK_EQ(p.accumulating_saturating_mixed_signedness_accelerated, vnni);
     CHECK_EQ(clGetDeviceInfo(env.device, accel[q], sizeof p - 1, &p, NULL),
              CL_INVALID_VALUE);
   }
+}
+
+/* The mixed-signedness forms in the vectorised kernel "wide", on random
+ * operands and, every eighth work-item, on ones that saturate at either
+ * end of int. */
+static void check_wide(cl_program p) {
+  enum { W = 4096, F = 8 };
+  static uint32_t x[W], y[W];
+  static int32_t acc[W], out[F * W];
+  for (int i = 0; i < W; i++) {
+    x[i] = (uint32_t)test_rand();
+    y[i] = (uint32_t)test_rand();
+    acc[i] = (int32_t)test_rand();
+    if (i % 8 == 3)
+      x[i] = 0xffffffffu, y[i] = 0x7f7f7f7fu, acc[i] = INT32_MAX - i % 5;
+    if (i % 8 == 5)
+      x[i] = 0xffffffffu, y[i] = 0x80808080u, acc[i] = INT32_MIN + i % 7;
+  }
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "wide", &err);
+  REQUIRE_OK(err);
+  cl_mem m[4] = {test_buffer(&env, sizeof out, NULL),
+                 test_buffer(&env, sizeof x, x), test_buffer(&env, sizeof y, y),
+                 test_buffer(&env, sizeof acc, acc)};
+  for (int a = 0; a < 4; a++)
+    REQUIRE_OK(clSetKernelArg(k, a, sizeof m[a], &m[a]));
+  size_t global = W;
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[0], CL_TRUE, 0, sizeof out,
+                                 out, 0, NULL, NULL));
+  int bad = 0;
+  for (int i = 0; i < W; i++) {
+    int64_t us = ref_dot(x[i], y[i], false, true),
+            su = ref_dot(x[i], y[i], true, false);
+    const int32_t expect[F] = {(int32_t)us, (int32_t)su,
+                               ref_sat_int(us + acc[i]),
+                               ref_sat_int(su + acc[i]), (int32_t)us,
+                               (int32_t)su, ref_sat_int(us + acc[i]),
+                               ref_sat_int(su + acc[i])};
+    for (int f = 0; f < F; f++)
+      if (out[f * W + i] != expect[f] && bad++ < 5)
+        fprintf(stderr, "wide: item %d function %d: %d, expected %d\n", i,
+                f, out[f * W + i], expect[f]);
+  }
+  CHECK_EQ(bad, 0);
+  test_release_buffers(m, 4);
+  clReleaseKernel(k);
 }
 
 int main(void) {
@@ -145,6 +254,7 @@ int main(void) {
   clReleaseMemObject(bi);
   clReleaseMemObject(ba);
   clReleaseKernel(k);
+  check_wide(p);
   clReleaseProgram(p);
   test_teardown(&env);
   return test_finish("integer-dot-product");

@@ -289,18 +289,22 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     RT_INFO_ARRAY(uuid, CL_UUID_SIZE_KHR);
   }
   /* cl_khr_integer_dot_product (builtins/integer_dot_product.cl): both
-   * input forms. No form is accelerated: the builtins are plain integer
-   * arithmetic, not the CPU's VNNI dot-product instructions. */
+   * input forms. Accelerated where the target CPU has VNNI: the
+   * mixed-signedness forms, plain and saturating (vpdpbusd, vpdpbusds;
+   * compiler/dot_vnni.c), for vectors and packed operands alike; the
+   * signed and unsigned forms are plain integer arithmetic everywhere. */
   case CL_DEVICE_INTEGER_DOT_PRODUCT_CAPABILITIES_KHR:
     RT_INFO_VALUE(cl_device_integer_dot_product_capabilities_khr,
                   CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_PACKED_KHR |
                       CL_DEVICE_INTEGER_DOT_PRODUCT_INPUT_4x8BIT_KHR);
   case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_8BIT_KHR:
   case CL_DEVICE_INTEGER_DOT_PRODUCT_ACCELERATION_PROPERTIES_4x8BIT_PACKED_KHR: {
-    static const cl_device_integer_dot_product_acceleration_properties_khr
-        none = {0};
+    cl_device_integer_dot_product_acceleration_properties_khr props = {0};
+    props.mixed_signedness_accelerated =
+        props.accumulating_saturating_mixed_signedness_accelerated =
+            cc_dot_vnni_available() ? CL_TRUE : CL_FALSE;
     RT_INFO_VALUE(cl_device_integer_dot_product_acceleration_properties_khr,
-                  none);
+                  props);
   }
   /* cl_khr_kernel_clock (builtins/kernel_clock.cl): every scope reads
    * the time-stamp counter. A work-group (and so a sub-group) runs on
