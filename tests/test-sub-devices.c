@@ -129,6 +129,11 @@ static void test_errors(void) {
       CL_DEVICE_PARTITION_EQUALLY, P(cus + 1), 0};
   CHECK_EQ(clCreateSubDevices(root, eq_over, 0, NULL, &n),
            CL_INVALID_DEVICE_PARTITION_COUNT);
+  /* All units in one sub-device is no partition. */
+  const cl_device_partition_property eq_all[] = {
+      CL_DEVICE_PARTITION_EQUALLY, P(cus), 0};
+  CHECK_EQ(clCreateSubDevices(root, eq_all, 0, NULL, &n),
+           CL_DEVICE_PARTITION_FAILED);
   const cl_device_partition_property eq_neg[] = {
       CL_DEVICE_PARTITION_EQUALLY, -1, 0};
   CHECK_EQ(clCreateSubDevices(root, eq_neg, 0, NULL, &n),
@@ -600,6 +605,89 @@ static void test_kernels(void) {
   release_all(devs, n);
 }
 
+static const char *enqueue_src =
+    "kernel void parent(global uint *cpu) {\n"
+    "  if (get_global_id(0) != 0)\n"
+    "    return;\n"
+    "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
+    "                 ndrange_1D(64 * 16, 16), ^{\n"
+    "    uint x = get_global_id(0);\n"
+    "    for (int i = 0; i < 20000; i++)\n"
+    "      x = x * 1664525u + 1013904223u;\n"
+    "    if (get_local_id(0) == 0) {\n"
+    "      uint aux;\n"
+    "      (void)__builtin_ia32_rdtscp(&aux);\n"
+    "      cpu[get_group_id(0)] = (aux & 0xfff) | (x & 0x80000000u);\n"
+    "    }\n"
+    "  });\n"
+    "}\n";
+
+/* Child kernels that a sub-device's kernel enqueues run on that
+ * sub-device's cores too (the parent's host queue is on it). */
+static void test_device_enqueue(void) {
+#ifdef __x86_64__
+  if (root_cus < 2 || fake)
+    return;
+  cl_device_id sub[2];
+  cl_uint n;
+  const cl_device_partition_property counts[] = {
+      CL_DEVICE_PARTITION_BY_COUNTS, 1, 1,
+      CL_DEVICE_PARTITION_BY_COUNTS_LIST_END, 0};
+  REQUIRE_OK(clCreateSubDevices(root, counts, 2, sub, &n));
+  hwloc_topology_t topo;
+  hwloc_topology_init(&topo);
+  hwloc_topology_load(topo);
+  for (cl_uint d = 0; d < 2; d++) {
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &sub[d], NULL, NULL, &err);
+    REQUIRE_OK(err);
+    const cl_queue_properties dq_props[] = {
+        CL_QUEUE_PROPERTIES,
+        CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_ON_DEVICE |
+            CL_QUEUE_ON_DEVICE_DEFAULT,
+        0};
+    cl_command_queue dq =
+        clCreateCommandQueueWithProperties(ctx, sub[d], dq_props, &err);
+    REQUIRE_OK(err);
+    cl_command_queue q =
+        clCreateCommandQueueWithProperties(ctx, sub[d], NULL, &err);
+    REQUIRE_OK(err);
+    cl_program prog =
+        clCreateProgramWithSource(ctx, 1, &enqueue_src, NULL, &err);
+    REQUIRE_OK(err);
+    REQUIRE_OK(clBuildProgram(prog, 0, NULL, "-cl-std=CL2.0", NULL, NULL));
+    cl_kernel k = clCreateKernel(prog, "parent", &err);
+    REQUIRE_OK(err);
+    cl_uint cpus[GROUPS];
+    memset(cpus, 0xff, sizeof cpus);
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof cpus, cpus,
+                                &err);
+    REQUIRE_OK(err);
+    REQUIRE_OK(clSetKernelArg(k, 0, sizeof buf, &buf));
+    size_t global = 1;
+    REQUIRE_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL,
+                                      NULL));
+    REQUIRE_OK(clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof cpus, cpus, 0,
+                                   NULL, NULL));
+    unsigned want = unit_cpu(topo, d);
+    int elsewhere = 0;
+    for (int g = 0; g < GROUPS; g++)
+      elsewhere += (cpus[g] & 0xfff) != want;
+    CHECK_EQ(elsewhere, 0);
+    printf("sub-device %u: %d of %d child work-groups on CPU %u\n", d,
+           GROUPS - elsewhere, GROUPS, want);
+    clReleaseMemObject(buf);
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    REQUIRE_OK(clReleaseCommandQueue(q));
+    REQUIRE_OK(clReleaseCommandQueue(dq));
+    REQUIRE_OK(clReleaseContext(ctx));
+  }
+  hwloc_topology_destroy(topo);
+  release_all(sub, 2);
+#endif
+}
+
 int main(int argc, char **argv) {
   fake = argc > 1 && strcmp(argv[1], "--fake") == 0;
   test_env env;
@@ -624,6 +712,7 @@ int main(int argc, char **argv) {
     test_real_partitions();
   test_refcounts();
   test_kernels();
+  test_device_enqueue();
   test_teardown(&env);
   return test_finish(fake ? "sub-devices --fake" : "sub-devices");
 }

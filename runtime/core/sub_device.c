@@ -97,6 +97,11 @@ static cl_int plan(cl_device_id in, const rt_partition *p, int *group,
     /* "If n does not divide evenly into CL_DEVICE_MAX_COMPUTE_UNITS,
      * then the remaining compute units are not used." */
     *count = n / p->equally;
+    /* One sub-device of every unit is no partition: the CTS (api
+     * negative_create_sub_devices) expects CL_DEVICE_PARTITION_FAILED for
+     * n = CL_DEVICE_MAX_COMPUTE_UNITS. */
+    if (*count < 2)
+      return CL_DEVICE_PARTITION_FAILED;
     for (unsigned i = 0; i < n; i++)
       group[i] = i / p->equally < *count ? (int)(i / p->equally) : -1;
     return CL_SUCCESS;
