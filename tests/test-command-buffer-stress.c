@@ -1,7 +1,7 @@
 /* Command-buffer replay stress (short; run by CI's TSan stage too):
  * thousands of replays back to back on an in-order queue, replays of one
  * simultaneous-use buffer from several host threads on an out-of-order
- * queue, and mutable updates racing those replays. Every replay adds a
+ * queue, and mutable updates (from two threads) racing those replays. Every replay adds a
  * known amount, so the final buffers say whether each ran exactly once
  * and whole. SKEIN_STRESS_REPLAYS scales the counts (the soak). */
 #include "cmdbuf_util.h"
@@ -11,7 +11,7 @@ static cmdbuf_fns F;
 static test_env env;
 static unsigned replays = 2000;
 
-enum { N = 256, THREADS = 3 };
+enum { N = 256, THREADS = 3, UPDATERS = 2 };
 
 static const char *source =
     "kernel void add(global int *a, int k) { a[get_global_id(0)] += k; }\n";
@@ -105,7 +105,7 @@ int main(void) {
   REQUIRE_OK(F.clReleaseCommandBufferKHR(cb));
 
   /* Several threads replaying one simultaneous-use, mutable buffer on an
-   * out-of-order queue while another updates it. */
+   * out-of-order queue while two others update it. */
   cl_mem c = zeroed();
   int one = 1;
   REQUIRE_OK(clSetKernelArg(k, 0, sizeof c, &c));
@@ -124,12 +124,13 @@ int main(void) {
                                          &g, NULL, 0, NULL, NULL,
                                          &shared_cmd));
   REQUIRE_OK(F.clFinalizeCommandBufferKHR(cb_shared));
-  pthread_barrier_init(&start, NULL, THREADS + 1);
-  pthread_t t[THREADS + 1];
+  pthread_barrier_init(&start, NULL, THREADS + UPDATERS);
+  pthread_t t[THREADS + UPDATERS];
   for (int i = 0; i < THREADS; i++)
     pthread_create(&t[i], NULL, replayer, NULL);
-  pthread_create(&t[THREADS], NULL, updater, NULL);
-  for (int i = 0; i <= THREADS; i++)
+  for (int i = THREADS; i < THREADS + UPDATERS; i++)
+    pthread_create(&t[i], NULL, updater, NULL);
+  for (int i = 0; i < THREADS + UPDATERS; i++)
     pthread_join(t[i], NULL);
   REQUIRE_OK(clFinish(ooo));
   CHECK_EQ(count_not(c, THREADS * (int)(replays / 4)), 0);

@@ -750,6 +750,7 @@ cl_int CL_API_CALL skein_clUpdateMutableCommandsKHR(
    * kept. Updates of one command apply in order, each on the last. */
   cl_int err = CL_SUCCESS;
   cl_uint done = 0;
+  pthread_mutex_lock(&cb->update_lock);
   for (; done < num_configs && err == CL_SUCCESS; done++) {
     const skein_mutable_dispatch_config_khr *cfg = configs[done];
     const update *prev = NULL;
@@ -778,6 +779,7 @@ cl_int CL_API_CALL skein_clUpdateMutableCommandsKHR(
     err = rt_cb_replan_locked(cb);
     pthread_mutex_unlock(&cb->lock);
   }
+  pthread_mutex_unlock(&cb->update_lock);
   for (cl_uint i = 0; i < done; i++) {
     if (u[i].args)
       rt_kernel_release(u[i].args);

@@ -63,6 +63,7 @@ cl_command_buffer_khr rt_cb_create(cl_uint num_queues,
   cb->flags = flags;
   cb->state = CL_COMMAND_BUFFER_STATE_RECORDING_KHR;
   pthread_mutex_init(&cb->lock, NULL);
+  pthread_mutex_init(&cb->update_lock, NULL);
   rt_object_init(&cb->obj, RT_COMMAND_BUFFER);
   return cb;
 }
@@ -125,6 +126,7 @@ void rt_cb_release(cl_command_buffer_khr cb) {
   free(cb->queues);
   free(cb->props);
   pthread_mutex_destroy(&cb->lock);
+  pthread_mutex_destroy(&cb->update_lock);
   free(cb);
 }
 

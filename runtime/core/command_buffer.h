@@ -69,6 +69,10 @@ struct _cl_command_buffer_khr {
   cl_command_buffer_properties_khr *props; /* copy; NULL if none given */
   size_t num_props;                   /* entries incl. the 0 */
   cl_bitfield flags;                  /* cl_command_buffer_flags_khr */
+  pthread_mutex_t update_lock;        /* one clUpdateMutableCommandsKHR
+                                         at a time: an update starts from
+                                         the commands' current arguments;
+                                         taken before lock, never inside */
   pthread_mutex_t lock;               /* guards what follows */
   cl_command_buffer_state_khr state;  /* RECORDING, FINALIZED or
                                          EXECUTABLE */
