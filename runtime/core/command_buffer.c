@@ -176,8 +176,16 @@ static cl_int replay_run(cl_event ev) {
   rt_cb_plan *p = r->plan;
   cl_int err = CL_SUCCESS;
   pthread_mutex_lock(&p->exec->lock);
-  for (unsigned i = 0; i < p->num && err == CL_SUCCESS; i++)
-    err = p->cmds[i]->run ? p->cmds[i]->run(p->cmds[i]) : CL_SUCCESS;
+  for (unsigned i = 0; i < p->num && err == CL_SUCCESS; i++) {
+    cl_event c = p->cmds[i];
+    err = c->run ? c->run(c) : CL_SUCCESS;
+    /* Under SKEIN_TRACE a kernel command names its trace record (a copy
+     * of the kernel's name, freed when the record is written at
+     * completion); a captured command never completes, so each replay
+     * drops it here. */
+    free(c->trace_name);
+    c->trace_name = NULL;
+  }
   pthread_mutex_unlock(&p->exec->lock);
   return err;
 }
