@@ -428,7 +428,8 @@ static void test_copies(void) {
     for (size_t i = 0; i < ps; i++)
       pattern[i] = (unsigned char)(ps * 16 + i + 1);
     memset(ref, 0xEE, N);
-    REQUIRE_OK(enq_memcpy(env.queue, CL_FALSE, p[DEVICE], ref, N, 0, NULL,
+    /* Blocking: ref changes below. */
+    REQUIRE_OK(enq_memcpy(env.queue, CL_TRUE, p[DEVICE], ref, N, 0, NULL,
                           NULL));
     size_t off = 256, size = ps * 7;
     cl_event fe;
