@@ -771,6 +771,11 @@ static cc_status frontend_il(build *b, const cc_il_module *m,
   LLVMDisposeMemoryBuffer(buf);
   if (st != CC_OK)
     return st;
+  /* The translator names the module after its input's temporary path:
+   * a fixed name keeps the compiled object's bytes (CL_PROGRAM_BINARIES,
+   * and so the key of a link in the program cache) the same every time. */
+  LLVMSetModuleIdentifier(b->m, "spirv", 5);
+  LLVMSetSourceFileName(b->m, "spirv", 5);
   cc_il_rename_builtins(b->m);
   /* The host's triple and layout now, so that linking with OpenCL C
    * objects sees one target. */

@@ -713,11 +713,12 @@ static int cmp_used(const void *a, const void *b) {
 
 /* Deletes the least recently used entries (a hit refreshes an entry's
  * modification time) until the folder holds at most the cap, and the
- * temporary files of writers that died over an hour ago. */
-static void evict(const char *dir) {
+ * temporary files of writers that died over an hour ago. Returns the
+ * bytes left in entries. */
+static double evict(const char *dir) {
   DIR *d = opendir(dir);
   if (!d)
-    return;
+    return 0;
   entry_stat *list = NULL;
   size_t n = 0, cap = 0;
   double total = 0;
@@ -726,7 +727,7 @@ static void evict(const char *dir) {
   while ((e = readdir(d))) {
     size_t len = strlen(e->d_name);
     bool entry = len > 4 && strcmp(e->d_name + len - 4, ".skc") == 0;
-    bool temp = strstr(e->d_name, ".skc.tmp.") != NULL;
+    bool temp = strstr(e->d_name, ".tmp.") != NULL;
     struct stat st;
     if ((!entry && !temp) || fstatat(dirfd(d), e->d_name, &st, 0) != 0)
       continue;
@@ -764,6 +765,45 @@ static void evict(const char *dir) {
     free(list[i].name);
   free(list);
   closedir(d);
+  return total;
+}
+
+/* The folder's usage ledger ("usage": the entries' bytes as of the last
+ * scan plus what was stored since, in decimal): a store scans the folder
+ * (which costs a stat per entry: 10-40 ms with ten thousand) only when
+ * the ledger says the cap is passed, or when there is no ledger. Stores
+ * racing each other may lose an addition; the ledger then runs low until
+ * the next scan corrects it, so the cap can be passed by what was lost. */
+static void account(const char *dir, size_t added) {
+  char *path, *tmp;
+  if (asprintf(&path, "%s/usage", dir) < 0)
+    return;
+  static _Atomic unsigned counter;
+  if (asprintf(&tmp, "%s/usage.tmp.%ld.%u", dir, (long)getpid(),
+               counter++) < 0) {
+    free(path);
+    return;
+  }
+  double used = -1;
+  FILE *f = fopen(path, "r");
+  if (f) {
+    if (fscanf(f, "%lf", &used) != 1 || !(used >= 0))
+      used = -1;
+    fclose(f);
+  }
+  if (used < 0 || used + (double)added > max_bytes())
+    used = evict(dir);
+  else
+    used += (double)added;
+  f = fopen(tmp, "w");
+  if (f) {
+    bool ok = fprintf(f, "%.0f\n", used) > 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0)
+      unlink(tmp);
+  }
+  free(tmp);
+  free(path);
 }
 
 /* Writes all of buf to a new temporary file beside path and renames it
@@ -832,7 +872,7 @@ void cc_cache_store(const cc_cache_key *key, const cc_program *p,
       fprintf(stderr, "skein: cache %s %s (%zu bytes)\n",
               ok ? "stored" : "could not store", path, w.len + sizeof(h));
     if (ok)
-      evict(dir);
+      account(dir, w.len + sizeof(h));
   }
   free(path);
   free(dir);
