@@ -131,19 +131,25 @@ void cc_forbid_loop_vectorization(LLVMModuleRef m);
  * for interleaving (which LLVM would honour even then). */
 bool cc_vectorize_wanted(void);
 
-/* The interleave count for work-item loops with long arithmetic bodies:
- * SKEIN_INTERLEAVE (1-16), else 4. */
+/* The interleave count for the work-item loops of barrier kernels' long
+ * arithmetic regions: SKEIN_INTERLEAVE (1-16), else 4. */
 unsigned cc_interleave_count(void);
 
-/* If fn's loops carry floating-point vector chains worth it, splits its
- * vectors into lanes (cc_scalarize_function; latch: the work-item loop's
- * back edge, or NULL for region mode's body) and returns count lowered
- * so that the interleaved copies of the chains fit in registers; else
- * returns count. name: for SKEIN_DUMP=modes. *fp_ops (may be NULL)
- * receives fn's floating-point operation count before any split. */
-unsigned cc_split_vector_chains(LLVMValueRef fn, LLVMValueRef latch,
-                                const char *name, unsigned count,
-                                unsigned *fp_ops);
+/* How a work-item body is vectorised on the target (vector_plan.c;
+ * docs/architecture.md, "The target model"). */
+typedef struct cc_vector_plan {
+  bool split;            /* its vectors were split into lanes */
+  unsigned interleave;   /* vectors of work-items per iteration of the
+                          * work-item loop; 1: LLVM's cost model decides */
+  unsigned ops;          /* its arithmetic operations, before any split */
+} cc_vector_plan;
+
+/* Measures fn (a loop-mode work-item body, latch its loop's back edge;
+ * or region mode's body, latch NULL), splits its vectors into lanes
+ * where that fills the target's registers, and returns the plan. name:
+ * for SKEIN_DUMP=modes. */
+cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
+                               const char *name);
 
 /* The crash retry's switches (build.c guarded): whether this thread's
  * build kept region mode for some kernel, and whether it must not (the
@@ -155,17 +161,26 @@ extern "C" thread_local bool cc_region_used, cc_region_off;
 extern _Thread_local bool cc_region_used, cc_region_off;
 #endif
 
-/* Promotes fn's private variables to registers and sets *lanes to the
- * floating-point vector lanes its loops carry (phis; in 32-bit units, a
- * double counts two). If that is between 1 and max_lanes and no loop
- * inside the loop of latch (the work-item loop; latch NULL: no loop of
- * fn) loads or stores vectors,
- * splits fn's vector arithmetic, loads and stores into scalar operations,
- * lane by lane, so the work-item loop can be vectorised across work-items
- * instead, and returns true. Keeps the control flow (branch instructions
+/* What the vector plan (vector_plan.c) needs to know of a work-item
+ * body's loops, after its private variables become registers. */
+typedef struct cc_vector_shape_t {
+  unsigned carried;          /* elements of the vector values its loops
+                              * carry (phis): registers after a split */
+  bool inner_vector_memory;  /* a loop inside the work-item loop loads or
+                              * stores vectors (split, each would become a
+                              * gather or scatter) */
+} cc_vector_shape_t;
+
+/* Promotes fn's private variables to registers and measures its shape
+ * (latch: the work-item loop's back edge, or NULL for region mode's
+ * body, whose loops all count as inner). */
+void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
+                     cc_vector_shape_t *shape);
+/* Splits fn's vector arithmetic, loads and stores into scalar
+ * operations, lane by lane, so that the work-item loop can be vectorised
+ * across work-items instead. Keeps the control flow (branch instructions
  * stay valid). */
-bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
-                           unsigned max_lanes, unsigned *lanes);
+void cc_scalarize_function(LLVMValueRef fn);
 
 /* Runs fn(arg) under LLVM's crash recovery; returns false if it crashed
  * (a signal such as SIGSEGV or SIGABRT inside it). Thread-safe. */

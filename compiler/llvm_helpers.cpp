@@ -131,19 +131,19 @@ struct FunctionPasses {
 };
 } // namespace
 
-// The 32-bit lanes (a double counts two) of the floating-point vector
-// phis of func: after scalarisation, each is one value carried around a
-// loop, i.e. one register's worth per 16 work-items vectorised together.
-static unsigned fp_vector_phi_lanes(llvm::Function &func) {
-  unsigned lanes = 0;
+// The elements of the floating-point and integer vector phis of func:
+// after the split into lanes, each is one value carried around a loop,
+// i.e. one register across the work-items vectorised together, whatever
+// its width (16 floats or 8 doubles in a zmm register).
+static unsigned vector_phi_elements(llvm::Function &func) {
+  unsigned elements = 0;
   for (llvm::BasicBlock &bb : func)
     for (llvm::PHINode &phi : bb.phis())
       if (auto *vt = llvm::dyn_cast<llvm::FixedVectorType>(phi.getType()))
         if (vt->getElementType()->isFloatingPointTy() ||
             vt->getElementType()->isIntegerTy())
-          lanes += vt->getNumElements() *
-                   ((vt->getScalarSizeInBits() + 31) / 32);
-  return lanes;
+          elements += vt->getNumElements();
+  return elements;
 }
 
 // True if a loop inside the loop of latch moves vectors to or from
@@ -177,8 +177,8 @@ static bool inner_loops_access_vectors(llvm::Function &func,
   return false;
 }
 
-extern "C" bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
-                                      unsigned max_lanes, unsigned *lanes) {
+extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
+                                cc_vector_shape_t *shape) {
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
   auto *br = latch ? llvm::cast<llvm::Instruction>(llvm::unwrap(latch))
                    : nullptr;
@@ -186,20 +186,22 @@ extern "C" bool cc_scalarize_function(LLVMValueRef fn, LLVMValueRef latch,
   // Private vectors live in allocas until SROA: the scalariser splits
   // only SSA values, and the phis say how many chains the loops carry.
   llvm::SROAPass(llvm::SROAOptions::PreserveCFG).run(func, passes.fam);
-  *lanes = fp_vector_phi_lanes(func);
-  if (*lanes == 0 || *lanes > max_lanes ||
-      inner_loops_access_vectors(func, br ? br->getParent() : nullptr))
-    return false;
+  shape->carried = vector_phi_elements(func);
+  shape->inner_vector_memory =
+      inner_loops_access_vectors(func, br ? br->getParent() : nullptr);
+}
+
+extern "C" void cc_scalarize_function(LLVMValueRef fn) {
+  auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
+  FunctionPasses passes;
   // InstCombine folds the ABI's round trips (a float2 passed to a builtin
   // as a double is bitcast there and back), which the scalariser cannot
   // split and which would keep the loop vector-typed.
-  passes.fam.invalidate(func, llvm::PreservedAnalyses::none());
   llvm::InstCombinePass().run(func, passes.fam);
   passes.fam.invalidate(func, llvm::PreservedAnalyses::none());
   llvm::ScalarizerPassOptions opts;
   opts.ScalarizeLoadStore = true;
   llvm::ScalarizerPass(opts).run(func, passes.fam);
-  return true;
 }
 
 // True if v (a constant) is used, directly or through constant

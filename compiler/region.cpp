@@ -1035,11 +1035,11 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
   if (c.loop_regions)
     c.loop_fn = unwrap<Function>(wg->fn);
   c.interleave = cc_interleave_count();
-  // Vector chains split into lanes as loop mode splits them (wg_gen.c):
-  // the work-item loops of the cut loop's regions widen each lane.
+  // A cut loop's regions are the kernel's loop body, planned as loop
+  // mode plans a work-item body (vector_plan.c): the work-item loops of
+  // the regions widen each lane of a split vector.
   if (c.loop_regions && cc_vectorize_wanted())
-    c.interleave = cc_split_vector_chains(wrap(c.F), nullptr, name,
-                                          c.interleave, nullptr);
+    c.interleave = cc_plan_vectors(wrap(c.F), nullptr, name).interleave;
   auto *rwg = unwrap<Function>(wg->region_fn);
   wg->region_body = wg->region_fn = nullptr;
   bool ok = try_regions(c, rwg, name);

@@ -134,8 +134,10 @@ static MDNode *mark_parallel_accesses(Function *fn) {
 // vector holds half as many work-items, so double bodies get twice the
 // vectors (on the 16-core Xeon, 4 left clpeak's double 30 % below what
 // 64 work-items at once gave), and long integer bodies get the same as
-// float. c.interleave is the base count (SKEIN_INTERLEAVE, or less for
-// kernels whose vector chains were split into lanes).
+// float. c.interleave is the base count (SKEIN_INTERLEAVE). The regions
+// of a cut kernel loop (clpeak's) take the count vector_plan.c chose
+// from the target for the loop's body as it is: every region with a
+// dozen or more operations.
 static unsigned chains_for(const Cutter &c, Function *fn) {
   unsigned fp = 0, dbl = 0, ints = 0;
   for (BasicBlock &bb : *fn)
@@ -148,6 +150,8 @@ static unsigned chains_for(const Cutter &c, Function *fn) {
       dbl += t->isDoubleTy();
       ints += t->isIntegerTy(32) || t->isIntegerTy(64);
     }
+  if (c.loop_regions)
+    return fp >= 12 || ints >= 12 ? c.interleave : 1;
   if (c.interleave <= 1 || (fp < 32 && ints < 64))
     return 1;
   return dbl >= 32 ? std::min(2 * c.interleave, 8u) : c.interleave;

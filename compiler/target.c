@@ -69,28 +69,58 @@ static char *append_features(const char *base, const char *list) {
   return out;
 }
 
-/* The first feature features turns on that the host has off, as
- * "+name" in buf; false if there is none. Features the host string does
- * not name (LLVM's tuning flags, "fast-..." and "slow-...") are not
- * instructions and do not count. */
-static bool missing_on_host(const char *features, const char *host,
-                            char *buf, size_t cap) {
+/* Whether a feature is part of the vector and arithmetic ISA that
+ * kernel code is made of. The others a CPU model lists (pku, mwaitx,
+ * rdpid, sgx, ...) are system instructions no OpenCL kernel compiles
+ * to. */
+static bool code_feature(const char *name) {
+  static const char *const prefixes[] = {"sse", "ssse3", "avx", "fma",
+                                         "f16c", "amx", "bmi", "popcnt",
+                                         "lzcnt", "movbe", "adx", "aes",
+                                         "vaes", "pclmul", "vpclmulqdq",
+                                         "gfni", "sha", "fp16", "bf16"};
+  for (size_t i = 0; i < sizeof prefixes / sizeof *prefixes; i++)
+    if (strncmp(name, prefixes[i], strlen(prefixes[i])) == 0)
+      return true;
+  return false;
+}
+
+/* Masks features to what the host has: each feature it turns on that
+ * the host has off (features the host string does not name are LLVM's
+ * tuning flags, "fast-..." and "slow-...", and stay) is turned off again
+ * at the end of the string if code never uses it; the first one code
+ * uses goes to *missing ("+name"), and the string is then left as it
+ * is. Returns the string (features, or a longer malloc'd copy). */
+static char *mask_to_host(char *features, const char *host, char *missing,
+                          size_t cap) {
+  missing[0] = '\0';
   for (const char *p = features; p && *p;) {
     size_t n = strcspn(p, ",");
-    if (n > 1 && p[0] == '+' && n < cap) {
-      char name[128];
-      size_t len = n - 1 < sizeof name - 1 ? n - 1 : sizeof name - 1;
-      memcpy(name, p + 1, len);
-      name[len] = '\0';
+    char name[128];
+    if (n > 1 && p[0] == '+' && n - 1 < sizeof name) {
+      memcpy(name, p + 1, n - 1);
+      name[n - 1] = '\0';
       if (cc_feature_on(features, name) && feature_named(host, name) &&
           !cc_feature_on(host, name)) {
-        snprintf(buf, cap, "+%s", name);
-        return true;
+        if (code_feature(name)) {
+          if (!missing[0])
+            snprintf(missing, cap, "+%s", name);
+        } else {
+          size_t off = (size_t)(p - features);
+          char extra[sizeof name + 2];
+          snprintf(extra, sizeof extra, "-%s", name);
+          char *longer = append_features(features, extra);
+          if (!longer)
+            return features;
+          free(features);
+          features = longer;
+          p = features + off;
+        }
       }
     }
     p += n + (p[n] == ',');
   }
-  return false;
+  return features;
 }
 
 static cc_target the_target;
@@ -120,6 +150,10 @@ static void derive_properties(cc_target *t) {
    * 10): 8 independent chains keep both pipes full. Without FMA a
    * multiply and an add in sequence take about as long. */
   t->fma_chains = 8;
+  /* SKEIN_FMA_CHAINS overrides it, to measure the choice. */
+  const char *chains = getenv("SKEIN_FMA_CHAINS");
+  if (chains && atoi(chains) >= 1 && atoi(chains) <= 32)
+    t->fma_chains = (unsigned)atoi(chains);
 }
 
 static void find_target(void) {
@@ -152,15 +186,17 @@ static void find_target(void) {
   free(base);
   if (!t->features)
     t->features = strdup(host_features);
-  /* A CPU with features this one lacks: its code would stop on an
+  /* A CPU with instructions this one lacks: its code would stop on an
    * illegal instruction, so builds stop before the JIT (build.c). */
   char missing[160];
   t->runnable = true;
-  if (t->features &&
-      missing_on_host(t->features, host_features, missing, sizeof missing)) {
+  if (t->features)
+    t->features = mask_to_host(t->features, host_features, missing,
+                               sizeof missing);
+  if (t->features && missing[0]) {
     snprintf(t->problem, sizeof t->problem,
-             "kernels compiled for %.63s need %.63s, which this CPU (%.63s) lacks: "
-             "they can be compiled and dumped but not run",
+             "kernels compiled for %.63s need %.63s, which this CPU (%.63s) "
+             "lacks: they can be compiled and dumped but not run",
              t->cpu, missing, host_cpu);
     t->runnable = false;
   }

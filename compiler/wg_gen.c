@@ -552,85 +552,12 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
   return offset;
 }
 
-/* What hint_interleave needs to know of fn's arithmetic: how many
- * operations (floating-point arithmetic instructions and calls; after
- * inlining, the builtins' fma/sqrt/... intrinsics; integer vector
- * arithmetic), and the most lanes of any floating-point or integer
- * vector value (1: none). */
-typedef struct fp_profile {
-  unsigned ops;
-  unsigned widest;
-} fp_profile;
-
-static fp_profile profile_fp(LLVMValueRef fn) {
-  fp_profile p = {0, 1};
-  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
-       bb = LLVMGetNextBasicBlock(bb))
-    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-         i = LLVMGetNextInstruction(i)) {
-      LLVMOpcode op = LLVMGetInstructionOpcode(i);
-      LLVMTypeRef t = LLVMTypeOf(i);
-      bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
-      LLVMTypeKind k = LLVMGetTypeKind(vector ? LLVMGetElementType(t) : t);
-      bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
-                k == LLVMHalfTypeKind;
-      /* Integer vectors (int2 ... int16) count too; scalar integer
-       * arithmetic is mostly addressing and does not. */
-      bool int_vector = vector && k == LLVMIntegerTypeKind;
-      p.ops += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
-                      op == LLVMFDiv || op == LLVMCall);
-      p.ops += int_vector && (op == LLVMAdd || op == LLVMSub ||
-                              op == LLVMMul || op == LLVMShl ||
-                              op == LLVMAnd || op == LLVMOr ||
-                              op == LLVMXor);
-      if ((fp && vector) || int_vector)
-        if (LLVMGetVectorSize(t) > p.widest)
-          p.widest = LLVMGetVectorSize(t);
-    }
-  return p;
-}
-
-unsigned cc_interleave_count(void) {
-  const char *env = getenv("SKEIN_INTERLEAVE");
-  int count = env ? atoi(env) : 4;
-  return count >= 1 && count <= 16 ? (unsigned)count : 4;
-}
-
-/* A compute-bound kernel written in float4, double8, int4 or half8 runs one
- * work-item at a time: LLVM's vectorisers do not widen values that are
- * vectors already. Split its vectors into lanes first; each lane is then an
- * independent chain across 16 work-items. Only kernels whose loops carry
- * vectors (dependent chains) gain: straight-line vector code overlaps across
- * work-items in the out-of-order core anyway, and scalarising it multiplies
- * the optimiser's time. Each value a loop carries then needs one register per
- * vectorised copy, so kernels that already carry many (hand-interleaved
- * chains) stay as they are, and the copies are fewer the more lanes there are
- * (AVX-512 has 32 registers; 24 leaves room for temporaries). */
-unsigned cc_split_vector_chains(LLVMValueRef fn, LLVMValueRef latch,
-                                const char *name, unsigned count,
-                                unsigned *fp_ops) {
-  fp_profile fp = profile_fp(fn);
-  if (fp_ops)
-    *fp_ops = fp.ops;
-  unsigned chains;
-  if (fp.widest > 1 && fp.ops >= 16 && !getenv("SKEIN_NO_SCALARIZE") &&
-      cc_scalarize_function(fn, latch, 32, &chains)) {
-    if (cc_dump_enabled("modes"))
-      fprintf(stderr, "skein: %s: vectors split into lanes (%u carried)\n",
-              name, chains);
-    while (count > 1 && count * chains > 24)
-      count /= 2;
-  }
-  return count;
-}
-
 /* LLVM's cost model interleaves only small loops; a kernel with a long
- * floating-point body (a compute-bound one, like clpeak's) then runs one
- * dependent vector chain and waits on FMA latency. Four interleaved
- * chains (64 work-items per iteration at 16 lanes) measured 2x faster on
- * clpeak's kernel, eight 3x, but eight leave groups under 128 work-items
- * to the narrow remainder loop; SKEIN_INTERLEAVE=n overrides the 4.
- * Short bodies are left to the cost model, which interleaves them.
+ * arithmetic body (a compute-bound one, like clpeak's) then runs one
+ * dependent vector chain and waits on FMA latency. vector_plan.c decides
+ * from the target how many vectors of work-items to interleave (and
+ * whether to split the kernel's own vectors into lanes first); short
+ * bodies are left to the cost model, which interleaves them.
  *
  * A kernel with loops of its own keeps them inside the work-item loop,
  * which LLVM's (checked) loop vectoriser then leaves scalar: region mode
@@ -643,12 +570,10 @@ static void hint_interleave(cc_wg *wg) {
   if (wg->fiber || !cc_vectorize_wanted())
     return;   /* no loop over work-items, or no vectors wanted */
   size_t len;
-  unsigned ops;
-  unsigned count = cc_split_vector_chains(
-      wg->body, wg->x_latch, LLVMGetValueName2(wg->fn, &len),
-      cc_interleave_count(), &ops);
-  if (ops >= 32)
-    cc_set_loop_interleave(wg->x_latch, count);
+  cc_vector_plan plan = cc_plan_vectors(wg->body, wg->x_latch,
+                                        LLVMGetValueName2(wg->fn, &len));
+  if (plan.interleave > 1)
+    cc_set_loop_interleave(wg->x_latch, plan.interleave);
 }
 
 void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {

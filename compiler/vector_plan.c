@@ -1,0 +1,157 @@
+/* This file decides how a work-item body is vectorised on the target
+ * (target.c): whether its vector-typed values are split into lanes, so
+ * that LLVM's loop vectoriser widens each lane across work-items, and how
+ * many vectors of work-items each iteration of the work-item loop
+ * interleaves. Both follow from the target's vector width, register
+ * count and FMA chains, never from constants of one machine; the
+ * reasoning is in docs/architecture.md, "The target model".
+ *
+ * A body that is one long dependent chain per work-item (clpeak's, most
+ * iterative solvers') runs at the FMA latency, not its throughput,
+ * unless the core has enough independent chains in flight: two FMA pipes
+ * of four cycles need eight. Vectorised across work-items, a vector of
+ * work-items is one chain per lane of the kernel's own vectors; the
+ * interleave count multiplies that, and the register file bounds it:
+ * every copy keeps its carried values in registers. */
+#include "compiler_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Bodies shorter than this are left to LLVM's cost model, which
+ * interleaves small loops itself. */
+enum { LONG_BODY_OPS = 16 };
+
+/* What the plan needs to know of fn's arithmetic: how many operations
+ * (floating-point arithmetic instructions and calls; after inlining, the
+ * builtins' fma/sqrt/... intrinsics; integer vector arithmetic and
+ * integer multiplies), and the
+ * widest floating-point or integer vector value (lanes and bits; 1 lane
+ * if none). */
+typedef struct body_profile {
+  unsigned ops;
+  unsigned lanes;
+  unsigned bits;
+} body_profile;
+
+static body_profile profile_body(LLVMValueRef fn) {
+  body_profile p = {0, 1, 0};
+  for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
+       bb = LLVMGetNextBasicBlock(bb))
+    for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+         i = LLVMGetNextInstruction(i)) {
+      LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      LLVMTypeRef t = LLVMTypeOf(i);
+      bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
+      LLVMTypeRef et = vector ? LLVMGetElementType(t) : t;
+      LLVMTypeKind k = LLVMGetTypeKind(et);
+      bool fp = k == LLVMFloatTypeKind || k == LLVMDoubleTypeKind ||
+                k == LLVMHalfTypeKind;
+      /* Integer vectors (int2 ... int16) count too; scalar integer
+       * arithmetic is mostly addressing and does not. */
+      bool int_vector = vector && k == LLVMIntegerTypeKind;
+      p.ops += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
+                      op == LLVMFDiv || op == LLVMCall);
+      p.ops += int_vector && (op == LLVMAdd || op == LLVMSub ||
+                              op == LLVMMul || op == LLVMShl ||
+                              op == LLVMAnd || op == LLVMOr ||
+                              op == LLVMXor);
+      /* Scalar integer multiplies are arithmetic too (addressing has
+       * few): clpeak's int body is one mul-add chain, which ran at half
+       * the int2 figure uninterleaved on the 16-core Xeon. */
+      p.ops += !vector && k == LLVMIntegerTypeKind && op == LLVMMul;
+      if (((fp && vector) || int_vector)) {
+        unsigned lanes = LLVMGetVectorSize(t);
+        unsigned bits = k == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(et)
+                        : k == LLVMDoubleTypeKind ? 64
+                        : k == LLVMHalfTypeKind   ? 16
+                                                  : 32;
+        if (lanes * bits > p.lanes * p.bits) {
+          p.lanes = lanes;
+          p.bits = bits;
+        }
+      }
+    }
+  return p;
+}
+
+unsigned cc_interleave_count(void) {
+  const char *env = getenv("SKEIN_INTERLEAVE");
+  int count = env ? atoi(env) : 4;
+  return count >= 1 && count <= 16 ? (unsigned)count : 4;
+}
+
+/* The interleave count that gives the target its FMA chains when each
+ * copy of the body brings chains independent chains and holds regs
+ * registers, without needing more registers than the target has. */
+static unsigned interleave_for(const cc_target *t, unsigned chains,
+                               unsigned regs) {
+  if (chains < 1)
+    chains = 1;
+  unsigned count = (t->fma_chains + chains - 1) / chains;
+  while (count > 1 && count * regs > t->vector_regs)
+    count--;
+  return count;
+}
+
+/* SKEIN_VECTOR_SPLIT=0/1 forces the split off or on (where it is legal),
+ * SKEIN_INTERLEAVE=n the interleave count of every long body: both for
+ * measuring the model's choices against the alternatives. -1: unset. */
+static int forced(const char *name) {
+  const char *env = getenv(name);
+  return env && *env ? atoi(env) : -1;
+}
+
+cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
+                               const char *name) {
+  const cc_target *t = cc_target_get();
+  body_profile body = profile_body(fn);
+  cc_vector_plan plan = {false, 1, body.ops};
+  if (body.ops < LONG_BODY_OPS)
+    return plan;
+  unsigned width_bits = body.lanes * body.bits;
+  unsigned chains = 1, regs = 2;
+  if (body.lanes > 1) {
+    cc_vector_shape_t shape;
+    cc_vector_shape(fn, latch, &shape);
+    /* Split where the kernel's vectors are narrower than the target's
+     * registers (a float4 in a zmm register wastes 12 lanes) or exactly
+     * as wide, as long as the lanes the loops carry fit in the register
+     * file once each is a register of work-items. Wider vectors (a
+     * float16 on AVX2, a double16 on AVX-512) already fill their
+     * registers, and split, their 32 carried lanes spill: clpeak's
+     * double16 ran at 230 GFLOPS split and 363 kept on the 16-core Xeon
+     * (docs/performance.md). */
+    int force = forced("SKEIN_VECTOR_SPLIT");
+    bool legal = shape.carried > 0 && !shape.inner_vector_memory &&
+                 !getenv("SKEIN_NO_SCALARIZE");
+    bool fits = width_bits <= t->vector_bits &&
+                shape.carried <= t->vector_regs;
+    plan.split = legal && (force >= 0 ? force != 0 : fits);
+    if (plan.split) {
+      cc_scalarize_function(fn);
+      chains = body.lanes;
+      regs = shape.carried;
+    } else {
+      /* Unsplit, a work-item's vector is its own chains (one per
+       * register it fills); LLVM interleaves no loop of vector-typed
+       * values, so the count below is moot unless it does. */
+      chains = width_bits > t->vector_bits ? width_bits / t->vector_bits
+                                           : 1;
+      regs = shape.carried * body.bits / t->vector_bits;
+      if (regs < 2 * chains)
+        regs = 2 * chains;
+    }
+  }
+  int ic = forced("SKEIN_INTERLEAVE");
+  plan.interleave = ic >= 1 && ic <= 16 ? (unsigned)ic
+                                        : interleave_for(t, chains, regs);
+  if (cc_dump_enabled("modes"))
+    fprintf(stderr,
+            "skein: %s: vectors %s, %u work-item vectors of %u bits "
+            "interleaved (%u chains, %u registers each)\n",
+            name, plan.split ? "split into lanes" : "kept", plan.interleave,
+            t->vector_bits, chains, regs);
+  return plan;
+}

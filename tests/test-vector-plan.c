@@ -1,0 +1,244 @@
+/* Issue 10, item 2: kernels shaped like clpeak's compute kernels (one
+ * long chain of dependent multiply-adds per work-item, in a loop) are
+ * compiled for several x86 targets through SKEIN_CPU, and the optimised
+ * IR (SKEIN_DUMP=optimized) of each work-group function must do its
+ * arithmetic in vectors at least as wide as the target's registers, for
+ * the scalar type and every vector width: 256 bits on AVX2 targets, 512
+ * on AVX-512 ones, whatever the host. Scalar kernels must also interleave
+ * enough vectors of work-items to hide the FMA latency (compiler/
+ * vector_plan.c). Targets the host cannot run are compiled and dumped,
+ * and their build fails with the reason, which is checked too.
+ *
+ * Each target needs its own process (the target is chosen once per
+ * process): the test runs itself with --child TARGET, its stderr in a
+ * file, and reads the file back. */
+#define _GNU_SOURCE /* setenv */
+#include "test_util.h"
+
+#include <stdbool.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char source[] =
+    "#define STEP(x, y) x = MAD(y, x, y); y = MAD(x, y, x);\n"
+    "#define STEP8(x, y) STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y) \\\n"
+    "  STEP(x, y) STEP(x, y) STEP(x, y) STEP(x, y)\n"
+    "#define CHAIN(T, name)                                          \\\n"
+    "  __kernel void name(__global T *out, T seed) {                 \\\n"
+    "    T x = seed, y = (T)(get_local_id(0));                       \\\n"
+    "    for (int i = 0; i < 32; i++) { STEP8(x, y) }                \\\n"
+    "    out[get_global_id(0)] = y;                                  \\\n"
+    "  }\n"
+    "#define MAD(a, b, c) mad(a, b, c)\n"
+    "CHAIN(float, chain_float) CHAIN(float2, chain_float2)\n"
+    "CHAIN(float4, chain_float4) CHAIN(float8, chain_float8)\n"
+    "CHAIN(float16, chain_float16)\n"
+    "CHAIN(double, chain_double) CHAIN(double2, chain_double2)\n"
+    "CHAIN(double4, chain_double4) CHAIN(double8, chain_double8)\n"
+    "CHAIN(double16, chain_double16)\n"
+    "#undef MAD\n"
+    "#define MAD(a, b, c) ((a) * (b) + (c))\n"
+    "CHAIN(int, chain_int) CHAIN(int2, chain_int2) CHAIN(int4, chain_int4)\n"
+    "CHAIN(int8, chain_int8) CHAIN(int16, chain_int16)\n";
+
+static const struct target {
+  const char *cpu;
+  unsigned vector_bits;
+} targets[] = {
+    {"haswell", 256},
+    {"znver3", 256},
+    {"skylake-avx512", 512},
+    {"znver4", 512},
+};
+
+static const struct chain {
+  const char *name;
+  const char *elem;   /* IR element type */
+  unsigned bits;
+  bool scalar;
+} chains[] = {
+    {"chain_float", "float", 32, true},
+    {"chain_float2", "float", 32, false},
+    {"chain_float4", "float", 32, false},
+    {"chain_float8", "float", 32, false},
+    {"chain_float16", "float", 32, false},
+    {"chain_double", "double", 64, true},
+    {"chain_double2", "double", 64, false},
+    {"chain_double4", "double", 64, false},
+    {"chain_double8", "double", 64, false},
+    {"chain_double16", "double", 64, false},
+    {"chain_int", "i32", 32, true},
+    {"chain_int2", "i32", 32, false},
+    {"chain_int4", "i32", 32, false},
+    {"chain_int8", "i32", 32, false},
+    {"chain_int16", "i32", 32, false},
+};
+
+/* The child: builds the program for SKEIN_CPU=cpu with the optimised IR
+ * on stderr; prints the build status and log on stderr too. */
+static int child(const char *cpu) {
+  setenv("SKEIN_CPU", cpu, 1);
+  setenv("SKEIN_DUMP", "optimized", 1);
+  cl_platform_id platform;
+  cl_device_id device;
+  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
+          CL_SUCCESS)
+    return 2;
+  cl_int err;
+  cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  const char *src = source;
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  err = clBuildProgram(prog, 1, &device, "", NULL, NULL);
+  char log[4096] = "";
+  clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
+                        NULL);
+  fprintf(stderr, "\nchild-build-status %d\nchild-build-log %s\n", err, log);
+  clReleaseProgram(prog);
+  clReleaseContext(ctx);
+  return 0;
+}
+
+/* The text of the first definition of @name in ir (malloc'd), or NULL. */
+static char *function_body(const char *ir, const char *name) {
+  char head[128];
+  snprintf(head, sizeof head, "@__skein_wg_%s(", name);
+  for (const char *p = strstr(ir, head); p; p = strstr(p + 1, head)) {
+    const char *line = p;
+    while (line > ir && line[-1] != '\n')
+      line--;
+    if (strncmp(line, "define ", 7) != 0)
+      continue;
+    const char *end = strstr(p, "\n}\n");
+    if (!end)
+      return NULL;
+    return strndup(line, (size_t)(end - line));
+  }
+  return NULL;
+}
+
+/* How many multiply-adds of body work on vectors of elem with at least
+ * min_bits: llvm.fma/fmuladd calls for floating point, mul for i32. */
+static unsigned wide_ops(const char *body, const struct chain *c,
+                         unsigned min_bits) {
+  unsigned count = 0;
+  for (const char *line = body; line && *line;) {
+    const char *eol = strchr(line, '\n');
+    size_t len = eol ? (size_t)(eol - line) : strlen(line);
+    char buf[512];
+    snprintf(buf, sizeof buf, "%.*s", (int)(len < 511 ? len : 511), line);
+    bool op = strcmp(c->elem, "i32") == 0
+                  ? strstr(buf, " = mul ") != NULL
+                  : strstr(buf, "@llvm.fma.") || strstr(buf, "@llvm.fmuladd.");
+    const char *v = strchr(buf, '<');
+    unsigned lanes = 0;
+    char elem[16] = "";
+    if (op && v && sscanf(v, "<%u x %15[a-z0-9]>", &lanes, elem) == 2 &&
+        strcmp(elem, c->elem) == 0 && lanes * c->bits >= min_bits)
+      count++;
+    line = eol ? eol + 1 : NULL;
+  }
+  return count;
+}
+
+/* Runs the child for t and returns its stderr (malloc'd), NULL if it
+ * could not run. */
+static char *run_child(const char *self, const struct target *t) {
+  char path[] = "/tmp/skein-vector-plan-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, 2);
+    execl(self, self, "--child", t->cpu, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  FILE *f = fdopen(fd, "r");
+  char *text = NULL;
+  if (f) {
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    text = calloc(1, (size_t)size + 1);
+    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
+      free(text);
+      text = NULL;
+    }
+    fclose(f);
+  }
+  unlink(path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "%s: child failed (status %d)\n", t->cpu, status);
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+/* Whether the host can run t's code: every AVX-512 target needs
+ * AVX-512F (and the rest of its set, which every AVX-512 CPU Skein
+ * meets has), AVX2 targets AVX2 and FMA. */
+static bool host_runs(const struct target *t) {
+  __builtin_cpu_init();
+  if (t->vector_bits == 512)
+    return __builtin_cpu_supports("avx512f") &&
+           __builtin_cpu_supports("avx512vl") &&
+           __builtin_cpu_supports("avx512bw") &&
+           __builtin_cpu_supports("avx512dq");
+  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+}
+
+int main(int argc, char **argv) {
+  if (argc == 3 && strcmp(argv[1], "--child") == 0)
+    return child(argv[2]);
+  for (size_t k = 0; k < sizeof targets / sizeof *targets; k++) {
+    const struct target *t = &targets[k];
+    char *out = run_child("/proc/self/exe", t);
+    CHECK(out != NULL);
+    if (!out)
+      continue;
+    const char *status = strstr(out, "child-build-status ");
+    CHECK(status != NULL);
+    int st = status ? atoi(status + 19) : 1;
+    /* A target whose every feature the host has builds; one it cannot
+     * run fails, saying why. znver3/znver4 name features (e.g. VAES,
+     * RDPID) that some hosts with the same vector ISA lack, so only a
+     * failure with the reason is required of them. */
+    if (st != CL_SUCCESS) {
+      CHECK(strstr(out, "lacks") != NULL);
+      CHECK(!host_runs(t) || strncmp(t->cpu, "znver", 5) == 0);
+    }
+    for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
+      const struct chain *c = &chains[i];
+      char *body = function_body(out, c->name);
+      CHECK(body != NULL);
+      if (!body) {
+        fprintf(stderr, "%s: no work-group function for %s\n", t->cpu,
+                c->name);
+        continue;
+      }
+      /* 16 multiply-adds per iteration of the kernel's loop and lane;
+       * vectorised across work-items, at least 16 full-width operations
+       * per iteration, and for the scalar chains four or more vectors
+       * of work-items interleaved (vector_plan.c asks for eight). */
+      unsigned n = wide_ops(body, c, t->vector_bits);
+      unsigned want = c->scalar ? 64 : 16;
+      if (n < want) {
+        fprintf(stderr, "%s %s: %u multiply-adds of %u bits or more, "
+                        "want %u\n", t->cpu, c->name, n, t->vector_bits,
+                want);
+        test_failures++;
+      }
+      free(body);
+    }
+    free(out);
+  }
+  return test_finish("vector-plan");
+}
