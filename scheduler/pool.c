@@ -107,6 +107,10 @@ static bool idle_wait(uint32_t seen) {
  * task just linked. Called without the queue lock. */
 void sched_wake_workers(unsigned want) {
   sched_pool *p = &sched_g;
+  /* Unit 0's sub-device thread (subset.c) sleeps on the same futex but
+   * never takes this job: one more wake-up covers its being chosen. */
+  if (p->caller_helps && (atomic_load(&p->unit_live[0]) & 1))
+    want++;
   /* Spinning workers will see the task themselves; wake only as many
    * sleepers as are still missing, never all of them for a small job. */
   unsigned spinning = atomic_load(&p->n_spinning);
