@@ -168,14 +168,12 @@ static void rt_detect_memory(cl_device_id d) {
   d->cache_size = l3 > 0 ? (cl_ulong)l3 : l2 > 0 ? (cl_ulong)l2 : 0;
 }
 
-/* The widest SIMD register the CPU has, in bytes. */
+/* The vector registers kernels are compiled for, in bytes: the target
+ * model's width (compiler/target.c: the host's widest, or SKEIN_CPU's),
+ * whose 32-bit lanes are the sub-group size. The preferred and native
+ * vector widths follow it. */
 static unsigned rt_detect_simd(void) {
-  __builtin_cpu_init();
-  if (__builtin_cpu_supports("avx512f"))
-    return 64;
-  if (__builtin_cpu_supports("avx"))
-    return 32;
-  return 16;
+  return cc_sub_group_size() * 4;
 }
 
 static void rt_device_init(void) {
