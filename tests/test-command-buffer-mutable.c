@@ -398,6 +398,47 @@ static void test_deferred(test_env *env, cl_program prog) {
   test_release_buffers(m, 2);
 }
 
+/* CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, on the buffer
+ * or on the command, needs a local size: CL_INVALID_VALUE without one. */
+static void test_asserts(test_env *env, cl_program prog) {
+  cl_int err;
+  cl_mem in = buf(env, NULL), out = buf(env, NULL);
+  cl_kernel k = clCreateKernel(prog, "axpb", &err);
+  REQUIRE_OK(err);
+  int a = 2, b = 3;
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof in, &in));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof out, &out));
+  REQUIRE_OK(clSetKernelArg(k, 2, sizeof a, &a));
+  REQUIRE_OK(clSetKernelArg(k, 3, sizeof b, &b));
+  size_t g = N, l = 64;
+  cl_command_buffer_properties_khr bp[] = {
+      CL_COMMAND_BUFFER_FLAGS_KHR, CL_COMMAND_BUFFER_MUTABLE_KHR,
+      CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR,
+      CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, 0};
+  cl_command_buffer_khr cb = F.clCreateCommandBufferKHR(1, &env->queue, bp,
+                                                        &err);
+  REQUIRE_OK(err);
+  CHECK_EQ(F.clCommandNDRangeKernelKHR(cb, NULL, NULL, k, 1, NULL, &g, NULL,
+                                       0, NULL, NULL, NULL),
+           CL_INVALID_VALUE);
+  REQUIRE_OK(F.clCommandNDRangeKernelKHR(cb, NULL, NULL, k, 1, NULL, &g, &l,
+                                         0, NULL, NULL, NULL));
+  REQUIRE_OK(F.clReleaseCommandBufferKHR(cb));
+  cb = mutable_cb(env);
+  skein_command_properties_khr p[] = {
+      CL_MUTABLE_DISPATCH_ASSERTS_KHR,
+      CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR, 0};
+  CHECK_EQ(F.clCommandNDRangeKernelKHR(cb, NULL, p, k, 1, NULL, &g, NULL, 0,
+                                       NULL, NULL, NULL),
+           CL_INVALID_VALUE);
+  REQUIRE_OK(F.clCommandNDRangeKernelKHR(cb, NULL, p, k, 1, NULL, &g, &l, 0,
+                                         NULL, NULL, NULL));
+  REQUIRE_OK(F.clReleaseCommandBufferKHR(cb));
+  REQUIRE_OK(clReleaseKernel(k));
+  cl_mem m[] = {in, out};
+  test_release_buffers(m, 2);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -415,6 +456,7 @@ int main(void) {
   test_arguments_and_geometry(&env, prog);
   test_svm_and_local(&env, prog);
   test_deferred(&env, prog);
+  test_asserts(&env, prog);
   REQUIRE_OK(clReleaseProgram(prog));
   test_teardown(&env);
   return test_finish("command-buffer-mutable");

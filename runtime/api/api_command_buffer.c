@@ -518,6 +518,17 @@ cl_int CL_API_CALL skein_clCommandNDRangeKernelKHR(
   err = parse_props(properties, names, masks, 2, values, &num_props);
   if (err != CL_SUCCESS)
     return err;
+  /* CL_INVALID_VALUE if command_buffer was created with, or properties
+   * include, CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR and
+   * local_work_size is NULL (the number of work-groups is then the
+   * implementation's choice, which the assertion cannot bound). */
+  cl_bitfield asserts = values[1];
+  for (size_t i = 0; cb->props && cb->props[i]; i += 2)
+    if (cb->props[i] == CL_COMMAND_BUFFER_MUTABLE_DISPATCH_ASSERTS_KHR)
+      asserts |= cb->props[i + 1];
+  if ((asserts & CL_MUTABLE_DISPATCH_ASSERT_NO_ADDITIONAL_WORK_GROUPS_KHR) &&
+      !local_work_size)
+    return CL_INVALID_VALUE;
   /* Without CL_MUTABLE_DISPATCH_UPDATABLE_FIELDS_KHR every field the
    * device reports (CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR: all) is
    * updatable. Arguments may be left unset only when the property names
