@@ -271,19 +271,27 @@ cl_int CL_API_CALL clSetKernelArg(cl_kernel kernel, cl_uint arg_index,
   return rt_kernel_set_arg(kernel, arg_index, arg_size, arg_value, mem);
 }
 
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
-                                            cl_uint arg_index,
-                                            const void *arg_value) {
+/* The checks clSetKernelArgSVMPointer and clSetKernelArgMemPointerINTEL
+ * share: a valid kernel, a valid index, and an argument declared to be a
+ * pointer to global or constant memory (CL_INVALID_ARG_VALUE, arg_value
+ * not being a valid value, for any other). */
+static cl_int check_pointer_arg(cl_kernel kernel, cl_uint arg_index) {
   /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
   RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
   /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
   RT_RETURN_IF(arg_index >= kernel->info->num_args, CL_INVALID_ARG_INDEX);
-  /* The SVM pointer can only be used for arguments declared to be a
-   * pointer to global or constant memory: CL_INVALID_ARG_VALUE (arg_value
-   * is not a valid value) for any other argument. */
   cc_arg_kind kind = kernel->info->args[arg_index].kind;
   RT_RETURN_IF(kind != CC_ARG_GLOBAL && kind != CC_ARG_CONSTANT,
                CL_INVALID_ARG_VALUE);
+  return CL_SUCCESS;
+}
+
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
+                                            cl_uint arg_index,
+                                            const void *arg_value) {
+  cl_int err = check_pointer_arg(kernel, arg_index);
+  if (err != CL_SUCCESS)
+    return err;
   /* Every host address is an SVM pointer (fine-grain system SVM), NULL
    * included; one inside a clSVMAlloc allocation of another context is
    * not a valid value for this kernel's context. */
@@ -298,18 +306,12 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel,
 cl_int CL_API_CALL clSetKernelArgMemPointerINTEL(cl_kernel kernel,
                                                 cl_uint arg_index,
                                                 const void *arg_value) {
-  /* CL_INVALID_KERNEL if kernel is not a valid kernel object. */
-  RT_RETURN_IF(!rt_is(kernel, RT_KERNEL), CL_INVALID_KERNEL);
-  /* CL_INVALID_ARG_INDEX if arg_index is not a valid argument index. */
-  RT_RETURN_IF(arg_index >= kernel->info->num_args, CL_INVALID_ARG_INDEX);
-  /* A pointer may only be set as the value of an argument declared to be
-   * a pointer to global or constant memory: CL_INVALID_ARG_VALUE (not a
-   * valid argument value) for any other. Since revision 1.1.0 any
-   * pointer value is valid: one the kernel does not dereference need
-   * not point anywhere. */
-  cc_arg_kind kind = kernel->info->args[arg_index].kind;
-  RT_RETURN_IF(kind != CC_ARG_GLOBAL && kind != CC_ARG_CONSTANT,
-               CL_INVALID_ARG_VALUE);
+  /* The checks of clSetKernelArgSVMPointer. Since revision 1.1.0 any
+   * pointer value is valid: one the kernel does not dereference need not
+   * point anywhere. */
+  cl_int err = check_pointer_arg(kernel, arg_index);
+  if (err != CL_SUCCESS)
+    return err;
   rt_kernel_set_arg_svm(kernel, arg_index, (void *)arg_value);
   return CL_SUCCESS;
 }
