@@ -140,6 +140,18 @@ static void parse_value(jin *in, jval *v) {
   }
 }
 
+/* Frees what parse_value allocated under v (not v itself). */
+static void free_value(jval *v) {
+  for (size_t i = 0; i < v->n; i++) {
+    free_value(&v->items[i]);
+    if (v->keys)
+      free(v->keys[i]);
+  }
+  free(v->items);
+  free(v->keys);
+  free(v->str);
+}
+
 static const jval *get(const jval *o, const char *key) {
   if (!o || o->kind != J_OBJ)
     return NULL;
@@ -385,8 +397,10 @@ int main(void) {
   CHECK(!in.bad && *in.p == '\0');
   const jval *events = get(&root, "traceEvents");
   CHECK(events && events->kind == J_ARR);
-  if (in.bad || !events || events->kind != J_ARR)
+  if (in.bad || !events || events->kind != J_ARR) {
+    free_value(&root);
     return test_finish("trace");
+  }
 
   double t1 = queue_tid(events, 1), t2 = queue_tid(events, 2);
   CHECK(t1 > 0 && t2 > 0 && t1 != t2);
@@ -395,8 +409,10 @@ int main(void) {
   unsigned n2 = track_commands(events, t2, c2, 8);
   CHECK_EQ(n1, 4);   /* write, fill, add, read */
   CHECK_EQ(n2, 4);   /* fill, add, marker, read */
-  if (n1 != 4 || n2 != 4)
+  if (n1 != 4 || n2 != 4) {
+    free_value(&root);
     return test_finish("trace");
+  }
   static const char *names1[] = {"WriteBuffer", "fill", "add", "ReadBuffer"};
   static const char *names2[] = {"FillBuffer", "add", "Marker",
                                  "ReadBuffer"};
@@ -444,6 +460,7 @@ int main(void) {
     CHECK(ns(num(e, "ts")) + ns(num(e, "dur")) <= c1[1].start);
   }
   CHECK_EQ(builds, 1);
+  free_value(&root);
   unlink(path);
   return test_finish("trace");
 }
