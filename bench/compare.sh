@@ -5,11 +5,17 @@
 # raw output under <build>/bench-results/<date>/ and prints a summary table.
 # skein-bench-peak (our clpeak-like compute and read figures) runs as well.
 #
-# usage: bench/compare.sh [-b BUILD_DIR] [-n SAMPLES] [-t] [ICD_FILE...]
+# The machine's own ceilings come first: skein-bench-cpu-peak's FMA peak
+# and read bandwidth (for AVX2 too with -c), which the table's figures
+# are fractions of.
+#
+# usage: bench/compare.sh [-b BUILD_DIR] [-n SAMPLES] [-t] [-c CPU] [ICD_FILE...]
 #   -b  Skein build tree (default: build-bench next to this script's folder);
 #       its vendors/skein.icd is used, else /etc/OpenCL/vendors/skein.icd
 #   -n  skein-bench-launch samples (default 10000)
 #   -t  skip clpeak's transfer-bandwidth test
+#   -c  also run Skein with SKEIN_CPU=CPU (e.g. haswell: the AVX2 code of an
+#       AVX-512 machine), as the column skein@CPU
 #   ICD_FILE  other drivers, e.g. /etc/OpenCL/vendors/pocl.icd
 set -u
 
@@ -17,11 +23,13 @@ here=$(cd "$(dirname "$0")" && pwd)
 build="$here/../build-bench"
 samples=10000
 transfer=--transfer-bandwidth
-while getopts b:n:t opt; do
+other_cpu=
+while getopts b:n:tc: opt; do
   case $opt in
     b) build=$OPTARG ;;
     n) samples=$OPTARG ;;
     t) transfer= ;;
+    c) other_cpu=$OPTARG ;;
     *) sed -n '/^# usage/,/ICD_FILE  /p' "$0" >&2; exit 1 ;;
   esac
 done
@@ -43,17 +51,36 @@ mkdir -p "$out" || exit 1
 {
   echo "date: $(date -u '+%Y-%m-%d %H:%M:%S UTC')"
   echo "host: $(uname -srm); $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2-)"
+  flags=$(grep -m1 '^flags' /proc/cpuinfo)
+  case " $flags " in
+    *" avx512f "*) isa="AVX-512$(case " $flags " in *" avx512_fp16 "*) echo " with FP16";; esac)" ;;
+    *" avx2 "*) isa="AVX2$(case " $flags " in *" fma "*) echo " and FMA";; esac)" ;;
+    *) isa="SSE" ;;
+  esac
+  echo "isa: $isa"
   echo "cpus: $(nproc)"
   echo "uptime before: $(uptime)"
+  cpu_peak="$build/bench/skein-bench-cpu-peak"
+  if [ -x "$cpu_peak" ]; then
+    echo "machine peak (skein-bench-cpu-peak, widest ISA):"
+    "$cpu_peak" | sed 's/^/  /'
+    if [ -n "$other_cpu" ] && [ "$isa" != "${isa#AVX-512}" ]; then
+      echo "machine peak in AVX2 (for skein@$other_cpu):"
+      "$cpu_peak" -i avx2 | sed 's/^/  /'
+    fi
+  fi
 } | tee "$out/machine.txt"
 
 # Runs both programs against one .icd file; raw output goes to $out/$name.*
+# A third argument is an environment assignment for the driver
+# (SKEIN_CPU=haswell).
 run_driver() {
-  name=$1 icd=$2
+  name=$1 icd=$2 extra=${3:-COMPARE_RUN=1}
   echo "== $name ($icd) — load: $(uptime | sed 's/.*load average: //')" |
     tee -a "$out/machine.txt"
-  OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 timeout 1800 \
-    clpeak --compute-sp --compute-dp --global-bandwidth --kernel-latency \
+  env "$extra" OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 \
+    timeout 1800 clpeak --compute-sp --compute-dp --compute-integer \
+    --global-bandwidth --kernel-latency \
     $transfer >"$out/$name.clpeak.txt" 2>&1
   st=$?
   # clpeak builds all its kernels as one program and exits 0 when that
@@ -61,19 +88,21 @@ run_driver() {
   grep -q 'Kernel launch latency\|GFLOPS' "$out/$name.clpeak.txt" ||
     st="$st, no results (see $name.clpeak.txt)"
   echo "   clpeak exit status $st" | tee -a "$out/machine.txt"
-  OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 timeout 600 \
-    "$launch" -n "$samples" >"$out/$name.launch.txt" 2>&1
+  env "$extra" OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 \
+    timeout 600 "$launch" -n "$samples" >"$out/$name.launch.txt" 2>&1
   echo "   skein-bench-launch exit status $?" | tee -a "$out/machine.txt"
-  OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 timeout 1800 \
-    "$peak" >"$out/$name.peak.txt" 2>&1
+  env "$extra" OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 \
+    timeout 1800 "$peak" >"$out/$name.peak.txt" 2>&1
   echo "   skein-bench-peak exit status $?" | tee -a "$out/machine.txt"
 }
 
 # Turns one driver's raw output into "metric<TAB>value" lines.
 extract() {
   awk '
-    /^    [A-Z].*\((GBPS|GFLOPS)\)$/ {
+    /^    [A-Z].*\((GBPS|GFLOPS|GIOPS)\)$/ {
       s = $0; sub(/^ +/, "", s)
+      sub(/Integer compute/, "int compute", s)
+      sub(/Half-precision compute/, "HP compute", s)
       sub(/Global memory bandwidth/, "global BW", s)
       sub(/Single-precision compute/, "SP compute", s)
       sub(/Double-precision compute/, "DP compute", s)
@@ -99,6 +128,10 @@ extract() {
 
 names=skein
 run_driver skein "$skein_icd"
+if [ -n "$other_cpu" ]; then
+  names="$names skein@$other_cpu"
+  run_driver "skein@$other_cpu" "$skein_icd" "SKEIN_CPU=$other_cpu"
+fi
 for icd in "$@"; do
   name=$(basename "$icd" .icd)
   names="$names $name"
@@ -111,7 +144,12 @@ for n in $names; do
     >"$out/$n.tsv"
 done
 
-# Side by side: one column per driver, then Skein's value over each other's.
+# Side by side: one column per driver, then Skein's value over each other's,
+# under the machine's description (CPU, ISA, cores, load, peaks).
+(
+  sed -n '1,/^== /p' "$out/machine.txt" | sed '$d'
+  echo
+) | tee "$out/summary.txt"
 (
   cd "$out" || exit 1
   awk -F'\t' -v names="$names" '
@@ -137,5 +175,5 @@ done
         printf "\n"
       }
     }' $(for n in $names; do printf '%s.tsv ' "$n"; done)
-) | tee "$out/summary.txt"
+) | tee -a "$out/summary.txt"
 echo "raw output and summary: $out"

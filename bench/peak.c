@@ -124,8 +124,16 @@ static void compute_source(char *src, size_t n, const char *s, const char *tw,
   src[0] = '\0';
   if (s[0] == 'd')
     add(src, n, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
+  /* half: the argument is a float (half kernel arguments need the host to
+   * make halves), converted once. */
+  bool half = s[0] == 'h';
+  if (half)
+    add(src, n, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
   add(src, n, "#define M(x, y) x = mad(y, x, y); y = mad(x, y, x);\n"
-              "__kernel void k(__global %s *out, %s a) {\n", tw, s);
+              "__kernel void k(__global %s *out, %s %s) {\n", tw,
+      half ? "float" : s, half ? "af" : "a");
+  if (half)
+    add(src, n, "  half a = (half)af;\n");
   for (int c = 0; c < chains; c++)
     add(src, n, "  %s x%d = %s + (%s)%d;\n  %s y%d = (%s)((%s)get_local_id(0));\n",
         tw, c, init, s, c, tw, c, tw, s);
@@ -145,8 +153,9 @@ static void compute(peak *p, const char *s, int w, int chains) {
   char tw[16], src[4096], metric[64];
   snprintf(tw, sizeof tw, w > 1 ? "%s%d" : "%s", s, w);
   compute_source(src, sizeof src, s, tw, w, chains);
-  snprintf(metric, sizeof metric, "%s compute %s%s", s[0] == 'd' ? "DP" : "SP",
-           tw, chains > 1 ? ", 8 chains/item" : "");
+  snprintf(metric, sizeof metric, "%s compute %s%s",
+           s[0] == 'd' ? "DP" : s[0] == 'h' ? "HP" : "SP", tw,
+           chains > 1 ? ", 8 chains/item" : "");
   if (!selected(p, metric))
     return;
   if (getenv("PEAK_SHOW_SOURCE"))
@@ -279,6 +288,8 @@ int main(int argc, char **argv) {
     compute(&p, "float", w, 1);
   for (int w = 1; w <= 16; w *= 2)
     compute(&p, "double", w, 1);
+  for (int w = 1; w <= 16; w *= 2)
+    compute(&p, "half", w, 1);
   compute(&p, "float", 16, 8);
   compute(&p, "double", 8, 8);
   bandwidth_all(&p);

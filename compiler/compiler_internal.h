@@ -88,7 +88,7 @@ char *cc_demangle(const char *name);
 
 /* Gives the loop whose latch branch is br a loop ID asking the vectoriser
  * to interleave count times. */
-void cc_set_loop_interleave(LLVMValueRef br, unsigned count);
+void cc_set_loop_interleave(LLVMValueRef br, unsigned count, unsigned width);
 
 /* Bounds-checked mode (bounds_check.cpp). cc_bounds_prepare makes every
  * defined function of m that is not a kernel always-inline (so the checks
@@ -142,6 +142,8 @@ typedef struct cc_vector_plan {
   unsigned interleave;   /* vectors of work-items per iteration of the
                           * work-item loop; 1: LLVM's cost model decides */
   unsigned ops;          /* its arithmetic operations, before any split */
+  unsigned width;        /* work-items per vector the loop vectoriser must
+                          * use; 0: its cost model chooses */
 } cc_vector_plan;
 
 /* Measures fn (a loop-mode work-item body, latch its loop's back edge;

@@ -52,14 +52,22 @@ extern "C" void cc_replace_global_in_function(LLVMValueRef gv,
     u->set(llvm::unwrap(repl));
 }
 
-extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count) {
+extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count,
+                                       unsigned width) {
   auto *inst = llvm::cast<llvm::Instruction>(llvm::unwrap(br));
   llvm::LLVMContext &ctx = inst->getContext();
+  auto *i32 = llvm::Type::getInt32Ty(ctx);
   llvm::Metadata *hint[] = {
       llvm::MDString::get(ctx, "llvm.loop.interleave.count"),
-      llvm::ConstantAsMetadata::get(
-          llvm::ConstantInt::get(llvm::Type::getInt32Ty(ctx), count))};
-  llvm::Metadata *ops[] = {nullptr, llvm::MDNode::get(ctx, hint)};
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, count))};
+  llvm::Metadata *vf[] = {
+      llvm::MDString::get(ctx, "llvm.loop.vectorize.width"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::get(i32, width))};
+  std::vector<llvm::Metadata *> ops = {nullptr};
+  if (count > 1)
+    ops.push_back(llvm::MDNode::get(ctx, hint));
+  if (width > 1)
+    ops.push_back(llvm::MDNode::get(ctx, vf));
   llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
   id->replaceOperandWith(0, id);
   inst->setMetadata(llvm::LLVMContext::MD_loop, id);

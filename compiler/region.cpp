@@ -1038,8 +1038,11 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
   // A cut loop's regions are the kernel's loop body, planned as loop
   // mode plans a work-item body (vector_plan.c): the work-item loops of
   // the regions widen each lane of a split vector.
-  if (c.loop_regions && cc_vectorize_wanted())
-    c.interleave = cc_plan_vectors(wrap(c.F), nullptr, name).interleave;
+  if (c.loop_regions && cc_vectorize_wanted()) {
+    cc_vector_plan plan = cc_plan_vectors(wrap(c.F), nullptr, name);
+    c.interleave = plan.interleave;
+    c.width = plan.width;
+  }
   auto *rwg = unwrap<Function>(wg->region_fn);
   wg->region_body = wg->region_fn = nullptr;
   bool ok = try_regions(c, rwg, name);

@@ -99,6 +99,7 @@ struct Cutter {
   bool loop_regions = false;
   Function *loop_fn = nullptr;
   unsigned interleave = 4;   // chains for long floating-point regions
+  unsigned width = 0;        // work-items per vector (0: LLVM chooses)
 };
 
 // Where region mode's exchanges deposit: past the work-group (n + 1) and

@@ -33,10 +33,12 @@ typedef struct body_profile {
   unsigned ops;
   unsigned lanes;
   unsigned bits;
+  unsigned half_results;   /* values rounded to half (arithmetic on half
+                            * is done in float and rounded: math_half.cl) */
 } body_profile;
 
 static body_profile profile_body(LLVMValueRef fn) {
-  body_profile p = {0, 1, 0};
+  body_profile p = {0, 1, 0, 0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -61,6 +63,9 @@ static body_profile profile_body(LLVMValueRef fn) {
        * few): clpeak's int body is one mul-add chain, which ran at half
        * the int2 figure uninterleaved on the 16-core Xeon. */
       p.ops += !vector && k == LLVMIntegerTypeKind && op == LLVMMul;
+      p.half_results += k == LLVMHalfTypeKind &&
+                        (op == LLVMFPTrunc || op == LLVMFAdd ||
+                         op == LLVMFMul || op == LLVMFSub || op == LLVMCall);
       if (((fp && vector) || int_vector)) {
         unsigned lanes = LLVMGetVectorSize(t);
         unsigned bits = k == LLVMIntegerTypeKind ? LLVMGetIntTypeWidth(et)
@@ -107,7 +112,7 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
                                const char *name) {
   const cc_target *t = cc_target_get();
   body_profile body = profile_body(fn);
-  cc_vector_plan plan = {false, 1, body.ops};
+  cc_vector_plan plan = {false, 1, body.ops, 0};
   if (body.ops < LONG_BODY_OPS)
     return plan;
   unsigned width_bits = body.lanes * body.bits;
@@ -144,6 +149,12 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
         regs = 2 * chains;
     }
   }
+  /* Half arithmetic without AVX-512 FP16 is float arithmetic between
+   * F16C conversions, which LLVM's cost model prices so high that it
+   * vectorises such bodies 4 work-items wide, or not at all: ask for the
+   * target's float lanes (a measured 4x on the loaded Zen 5). */
+  if (body.half_results * 2 >= body.ops && !t->fp16_arith && t->f16c)
+    plan.width = t->vector_bits / 32;
   int ic = forced("SKEIN_INTERLEAVE");
   plan.interleave = ic >= 1 && ic <= 16 ? (unsigned)ic
                                         : interleave_for(t, chains, regs);

@@ -572,8 +572,8 @@ static void hint_interleave(cc_wg *wg) {
   size_t len;
   cc_vector_plan plan = cc_plan_vectors(wg->body, wg->x_latch,
                                         LLVMGetValueName2(wg->fn, &len));
-  if (plan.interleave > 1)
-    cc_set_loop_interleave(wg->x_latch, plan.interleave);
+  if (plan.interleave > 1 || plan.width > 1)
+    cc_set_loop_interleave(wg->x_latch, plan.interleave, plan.width);
 }
 
 void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {
