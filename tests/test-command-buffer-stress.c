@@ -1,9 +1,10 @@
 /* Command-buffer replay stress (short; run by CI's TSan stage too):
  * thousands of replays back to back on an in-order queue, replays of one
  * simultaneous-use buffer from several host threads on an out-of-order
- * queue, and mutable updates (from two threads) racing those replays. Every replay adds a
- * known amount, so the final buffers say whether each ran exactly once
- * and whole. SKEIN_STRESS_REPLAYS scales the counts (the soak). */
+ * queue, mutable updates (from two threads) racing those replays, and
+ * remaps racing recording (not scaled). Every replay adds a known
+ * amount, so the final buffers say whether each ran exactly once and
+ * whole. SKEIN_STRESS_REPLAYS scales the counts (the soak). */
 #include "cmdbuf_util.h"
 #include <pthread.h>
 
@@ -11,7 +12,7 @@ static cmdbuf_fns F;
 static test_env env;
 static unsigned replays = 2000;
 
-enum { N = 256, THREADS = 3, UPDATERS = 2 };
+enum { N = 256, THREADS = 3, UPDATERS = 2, RECORDS = 2000, REMAPS = 250 };
 
 static const char *source =
     "kernel void add(global int *a, int k) { a[get_global_id(0)] += k; }\n";
@@ -49,6 +50,18 @@ static void *updater(void *arg) {
   const void *cfg = &c;
   for (unsigned i = 0; i < replays / 8; i++)
     REQUIRE_OK(F.clUpdateMutableCommandsKHR(cb_shared, 1, &t, &cfg));
+  return NULL;
+}
+
+/* Records barriers into cb_rec while the main thread remaps it: a remap
+ * reads the commands that recording appends to (and reallocates). */
+static cl_command_buffer_khr cb_rec;
+
+static void *recorder(void *arg) {
+  (void)arg;
+  for (unsigned i = 0; i < RECORDS; i++)
+    REQUIRE_OK(F.clCommandBarrierWithWaitListKHR(cb_rec, NULL, NULL, 0, NULL,
+                                                 NULL, NULL));
   return NULL;
 }
 
@@ -103,6 +116,32 @@ int main(void) {
   REQUIRE_OK(clFinish(env.queue));
   CHECK_EQ(count_not(b, 2 * (int)replays), 0);
   REQUIRE_OK(F.clReleaseCommandBufferKHR(cb));
+
+  /* Remaps of a buffer another thread records into: each copy holds the
+   * commands recorded so far, the kernel command's handle mapped. */
+  cl_command_buffer_properties_khr mp[] = {CL_COMMAND_BUFFER_FLAGS_KHR,
+                                           CL_COMMAND_BUFFER_MUTABLE_KHR, 0};
+  cb_rec = F.clCreateCommandBufferKHR(1, &env.queue, mp, &err);
+  REQUIRE_OK(err);
+  cl_mutable_command_khr h;
+  REQUIRE_OK(F.clCommandNDRangeKernelKHR(cb_rec, NULL, NULL, k, 1, NULL, &g,
+                                         NULL, 0, NULL, NULL, &h));
+  pthread_t rec;
+  pthread_create(&rec, NULL, recorder, NULL);
+  for (unsigned i = 0; i < REMAPS; i++) {
+    cl_mutable_command_khr h2 = NULL;
+    cl_command_buffer_khr to = F.clRemapCommandBufferKHR(
+        cb_rec, CL_FALSE, 1, &env.queue, 1, &h, &h2, &err);
+    REQUIRE_OK(err);
+    cl_command_buffer_khr owner = NULL;
+    REQUIRE_OK(F.clGetMutableCommandInfoKHR(
+        h2, CL_MUTABLE_COMMAND_COMMAND_BUFFER_KHR, sizeof owner, &owner,
+        NULL));
+    CHECK(owner == to);
+    REQUIRE_OK(F.clReleaseCommandBufferKHR(to));
+  }
+  pthread_join(rec, NULL);
+  REQUIRE_OK(F.clReleaseCommandBufferKHR(cb_rec));
 
   /* Several threads replaying one simultaneous-use, mutable buffer on an
    * out-of-order queue while two others update it. */

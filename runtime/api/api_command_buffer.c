@@ -947,16 +947,17 @@ cl_command_buffer_khr CL_API_CALL skein_clRemapCommandBufferKHR(
   }
   if (err == CL_SUCCESS && cb->state != CL_COMMAND_BUFFER_STATE_RECORDING_KHR)
     err = rt_cb_replan_locked(to);
+  /* The same index in both buffers is the same command. Under cb's lock:
+   * another thread may be recording into cb, growing its array. */
+  for (cl_uint i = 0; i < num_handles && err == CL_SUCCESS; i++)
+    for (unsigned j = 0; j < to->num_cmds; j++)
+      if (cb->cmds[j] == handles[i])
+        handles_ret[i] = to->cmds[j];
   pthread_mutex_unlock(&cb->lock);
   if (err != CL_SUCCESS) {
     rt_cb_release(to);
     RT_FAIL_IF(true, err, errcode_ret);
   }
-  /* The same index in both buffers is the same command. */
-  for (cl_uint i = 0; i < num_handles; i++)
-    for (unsigned j = 0; j < cb->num_cmds; j++)
-      if (cb->cmds[j] == handles[i])
-        handles_ret[i] = to->cmds[j];
   if (errcode_ret)
     *errcode_ret = CL_SUCCESS;
   return to;
