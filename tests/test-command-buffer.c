@@ -566,6 +566,56 @@ static void test_lifetime(test_env *env) {
   REQUIRE_OK(clReleaseMemObject(b));
 }
 
+/* A replay runs the same captured command again: what one run noted (a
+ * bounds-checked kernel's out-of-bounds access, here data-dependent)
+ * fails that replay only, not the next ones. */
+static void test_replay_state(test_env *env) {
+  static const char *src =
+      "kernel void put(global int *out, global const int *idx) {\n"
+      "  out[idx[get_global_id(0)]] = 1;\n"
+      "}\n";
+  cl_program p = test_build(env, src, "-skein-bounds-check");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "put", &err);
+  REQUIRE_OK(err);
+  cl_mem out = test_buffer(env, 16 * sizeof(int), NULL);
+  int bad = 1 << 20, good = 3, zero = 0;
+  cl_mem idx = test_buffer(env, sizeof(int), &bad);
+  REQUIRE_OK(clEnqueueFillBuffer(env->queue, out, &zero, sizeof zero, 0,
+                                 16 * sizeof(int), 0, NULL, NULL));
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof out, &out));
+  REQUIRE_OK(clSetKernelArg(k, 1, sizeof idx, &idx));
+  cl_command_buffer_khr cb = create(env, env->queue, NULL);
+  size_t g = 1;
+  REQUIRE_OK(F.clCommandNDRangeKernelKHR(cb, NULL, NULL, k, 1, NULL, &g, NULL,
+                                         0, NULL, NULL, NULL));
+  REQUIRE_OK(F.clFinalizeCommandBufferKHR(cb));
+  cl_event ev;
+  REQUIRE_OK(F.clEnqueueCommandBufferKHR(0, NULL, cb, 0, NULL, &ev));
+  clWaitForEvents(1, &ev);
+  cl_int status = 0;
+  REQUIRE_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof status, &status, NULL));
+  CHECK_EQ(status, CL_OUT_OF_RESOURCES);
+  REQUIRE_OK(clReleaseEvent(ev));
+  REQUIRE_OK(clEnqueueWriteBuffer(env->queue, idx, CL_TRUE, 0, sizeof good,
+                                  &good, 0, NULL, NULL));
+  REQUIRE_OK(F.clEnqueueCommandBufferKHR(0, NULL, cb, 0, NULL, &ev));
+  REQUIRE_OK(clWaitForEvents(1, &ev));
+  REQUIRE_OK(clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof status, &status, NULL));
+  CHECK_EQ(status, CL_COMPLETE);
+  REQUIRE_OK(clReleaseEvent(ev));
+  int got[16];
+  read_ints(env, out, got, 16);
+  CHECK_EQ(got[3], 1);
+  REQUIRE_OK(F.clReleaseCommandBufferKHR(cb));
+  REQUIRE_OK(clReleaseKernel(k));
+  REQUIRE_OK(clReleaseProgram(p));
+  cl_mem m[] = {out, idx};
+  test_release_buffers(m, 2);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -579,6 +629,7 @@ int main(void) {
   test_multi_queue(&env, prog);
   test_errors(&env, prog);
   test_lifetime(&env);
+  test_replay_state(&env);
   REQUIRE_OK(clReleaseProgram(prog));
   test_teardown(&env);
   return test_finish("command-buffer");

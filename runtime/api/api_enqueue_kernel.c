@@ -252,6 +252,12 @@ static cl_int ndrange_run(cl_event ev) {
   ndrange_cmd *c = ev->payload;
   if (c->empty)
     return CL_SUCCESS;
+  /* A command-buffer replays this command (runtime/core/command_buffer.c):
+   * what an earlier run noted (a group that failed, out-of-bounds
+   * accesses) belongs to that run alone. */
+  atomic_store_explicit(&c->failed, false, memory_order_relaxed);
+  if (c->launch.bounds)
+    memset(c->launch.bounds, 0, sizeof *c->launch.bounds);
   c->job.fn = run_group;
   c->job.arg = c;
   /* A sub-device's queue runs the groups, and the child kernels they
