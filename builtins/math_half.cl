@@ -131,24 +131,13 @@ half OVL fma(half a, half b, half c) {
 HFMA_N(2, SKM_L2) HFMA_N(3, SKM_L3) HFMA_N(4, SKM_L4) HFMA_N(8, SKM_L8)
 HFMA_N(16, SKM_L16)
 
-/* mad is implementation-defined in accuracy: float's fused multiply-add
- * of the halves, rounded once more to half. Written out in float: LLVM
- * turns an fma of halves on a CPU without AVX-512 FP16 into a library
- * call per lane (2 GFLOPS where float mad reached 200 on the same Zen 5),
- * while conversions and a float fma vectorise (F16C's vcvtph2ps and
- * vcvtps2ph around vfmadd). */
-#define HMAD(N) \
-  half##N OVL mad(half##N a, half##N b, half##N c) { \
-    return __builtin_convertvector( \
-        __builtin_elementwise_fma(__builtin_convertvector(a, float##N), \
-                                  __builtin_convertvector(b, float##N), \
-                                  __builtin_convertvector(c, float##N)), \
-        half##N); \
-  }
-half OVL mad(half a, half b, half c) {
-  return (half)__builtin_elementwise_fma((float)a, (float)b, (float)c);
-}
-HMAD(2) HMAD(3) HMAD(4) HMAD(8) HMAD(16)
+/* mad is implementation-defined in accuracy: an fma of the halves. With
+ * AVX-512 FP16 that is one instruction; elsewhere compiler/half_lower.c
+ * rewrites it as float's fma between conversions, rounded once more to
+ * half (LLVM would make a library call of each lane). */
+#define HMAD(T, S) \
+  T OVL mad(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }
+SK_VECS(HMAD, half)
 
 /* ---- Functions with a pointer argument: the private scalar form, then
  * the vector forms and the global and local forms through it. ---- */

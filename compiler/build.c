@@ -612,6 +612,7 @@ static cc_status backend(build *b) {
   if (st != CC_OK)
     return st;
   cc_math_prepare(b->m);   /* Sleef vector forms, relaxed-math forms */
+  cc_half_lower(b->m);     /* mad of halves without AVX-512 FP16 */
   cc_dot_prepare(b->m);    /* VNNI forms of the integer dot products */
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
   prepare_module(b);

@@ -214,6 +214,10 @@ typedef struct cc_target {
   bool fp16_arith;        /* AVX-512 FP16: half arithmetic in hardware */
 } cc_target;
 
+/* Rewrites m's half fused multiply-adds (mad of halves) as float's for
+ * a target without AVX-512 FP16 (half_lower.c). */
+void cc_half_lower(LLVMModuleRef m);
+
 /* The target, found once per process. */
 const cc_target *cc_target_get(void);
 /* Whether the last entry for name in a feature string turns it on. */
