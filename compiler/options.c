@@ -121,11 +121,16 @@ static bool ext_enabled(const cc_options *o, const char *name) {
 
 /* -D for each enabled macro-only name, and the macros every OpenCL C
  * program sees that Clang defines only for SPIR targets: the platform's
- * OpenCL version (__OPENCL_VERSION__) and, since the host's FMA is as fast
- * as a multiply-add, FP_FAST_FMA(F). */
+ * OpenCL version (__OPENCL_VERSION__), __IMAGE_SUPPORT__ and, since the
+ * host's FMA is as fast as a multiply-add, FP_FAST_FMA(F). */
 static bool push_macro_only(cc_options *o) {
   if (!push(o, "-D__OPENCL_VERSION__=300") || !push(o, "-DFP_FAST_FMAF=1") ||
       !push(o, "-DFP_FAST_FMA=1"))
+    return false;
+  /* __IMAGE_SUPPORT__: 1 where the device supports images (the OpenCL C
+   * spec's preprocessor macros); Clang defines it only for SPIR. */
+  if (ext_enabled(o, "__opencl_c_images") &&
+      !push(o, "-D__IMAGE_SUPPORT__=1"))
     return false;
   for (size_t i = 0; i < sizeof(macro_only) / sizeof(macro_only[0]); i++) {
     if (!ext_enabled(o, macro_only[i]))

@@ -559,9 +559,24 @@ static void check_samplers(void) {
   REQUIRE_OK(clReleaseSampler(s));
 }
 
+/* The OpenCL C spec's __IMAGE_SUPPORT__ is 1 for a device with images
+ * (the CTS's kernel_preprocessor_macros checks it too). */
+static void check_image_macro(void) {
+  const char *src = "#if !defined(__IMAGE_SUPPORT__) || __IMAGE_SUPPORT__ != 1\n"
+                    "#error no __IMAGE_SUPPORT__\n"
+                    "#endif\n"
+                    "__kernel void k(__global int *p) { p[0] = 1; }\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env.context, 1, &src, NULL, &err);
+  REQUIRE_OK(err);
+  CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL), CL_SUCCESS);
+  clReleaseProgram(p);
+}
+
 int main(void) {
   unsetenv("SKEIN_IMAGES"); /* images are on by default */
   test_setup(&env);
+  check_image_macro();
   check_device();
   check_formats();
   check_info();
