@@ -214,6 +214,12 @@ typedef struct cc_target {
   bool fp16_arith;        /* AVX-512 FP16: half arithmetic in hardware */
 } cc_target;
 
+/* Drops the convergent attribute of the pure library function f and of
+ * its calls (OpenCL C marks every function and call convergent, which
+ * keeps the loop vectoriser from versioning loops around them;
+ * math_lib.c). */
+void cc_drop_convergent(LLVMValueRef f);
+
 /* Rewrites m's half fused multiply-adds (mad of halves) as float's for
  * a target without AVX-512 FP16 (half_lower.c). */
 void cc_half_lower(LLVMModuleRef m);

@@ -92,19 +92,6 @@ static void keep(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
   free(all);
 }
 
-/* OpenCL C makes functions and calls convergent, which keeps the loop
- * vectoriser from versioning loops around the calls; these are pure. */
-static void drop_convergent(LLVMValueRef f) {
-  unsigned kind = LLVMGetEnumAttributeKindForName("convergent", 10);
-  LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
-  for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
-    LLVMValueRef call = LLVMGetUser(u);
-    if (LLVMIsACallInst(call) && LLVMGetCalledValue(call) == f)
-      LLVMRemoveCallSiteEnumAttribute(call, LLVMAttributeFunctionIndex,
-                                      kind);
-  }
-}
-
 void cc_dot_prepare(LLVMModuleRef m) {
   static const struct {
     const char *name, *zmm, *ymm;
@@ -124,7 +111,7 @@ void cc_dot_prepare(LLVMModuleRef m) {
       isa = target_isa();
       looked = true;
     }
-    drop_convergent(f);
+    cc_drop_convergent(f);
     if (!isa.zmm && !isa.ymm) {
       /* No VNNI: plain arithmetic, inlined like any builtin. */
       unsigned kind = LLVMGetEnumAttributeKindForName("noinline", 8);

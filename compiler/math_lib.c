@@ -217,7 +217,7 @@ static void use_fast_forms(LLVMModuleRef m, LLVMValueRef f) {
 /* OpenCL C makes every function and call convergent; a Sleef function
  * is not (it is pure), and convergent calls keep the loop vectoriser
  * from versioning loops for aliasing. */
-static void drop_convergent(LLVMValueRef f) {
+void cc_drop_convergent(LLVMValueRef f) {
   unsigned kind = LLVMGetEnumAttributeKindForName("convergent", 10);
   LLVMRemoveEnumAttributeAtIndex(f, LLVMAttributeFunctionIndex, kind);
   for (LLVMUseRef u = LLVMGetFirstUse(f); u; u = LLVMGetNextUse(u)) {
@@ -252,7 +252,7 @@ void cc_math_prepare(LLVMModuleRef m) {
       fns[k++] = f;
   }
   for (unsigned i = 0; i < k; i++)
-    drop_convergent(fns[i]);
+    cc_drop_convergent(fns[i]);
   if (fast)
     for (unsigned i = 0; i < k; i++)
       use_fast_forms(m, fns[i]);
