@@ -328,10 +328,51 @@ static void test_status_race(test_env *env) {
   CHECK_EQ(wrong, 0);
 }
 
+/* In an in-order queue, a command enqueued after a command that fails
+ * (and not waiting for it explicitly) still runs: queue order orders,
+ * only wait lists pass failures on. Before, it failed exactly when it
+ * was enqueued while the failed command was still pending (here, held
+ * by a user event), and ran when it came later: a race (test-bounds-check
+ * failed once in CI on it). A command that names the failed one in its
+ * wait list fails, as before. */
+static void test_in_order_after_failure(test_env *env) {
+  cl_int err;
+  cl_mem a = clCreateBuffer(env->context, CL_MEM_READ_WRITE, sizeof(int),
+                            NULL, &err);
+  REQUIRE_OK(err);
+  int zero = 0, sentinel = 5, got = -1;
+  REQUIRE_OK(clEnqueueWriteBuffer(env->queue, a, CL_TRUE, 0, sizeof zero,
+                                  &zero, 0, NULL, NULL));
+  cl_event gate = clCreateUserEvent(env->context, &err);
+  REQUIRE_OK(err);
+  cl_event failed, after, waiter;
+  REQUIRE_OK(clEnqueueWriteBuffer(env->queue, a, CL_FALSE, 0, sizeof zero,
+                                  &zero, 1, &gate, &failed));
+  REQUIRE_OK(clEnqueueWriteBuffer(env->queue, a, CL_FALSE, 0,
+                                  sizeof sentinel, &sentinel, 0, NULL,
+                                  &after));
+  REQUIRE_OK(clEnqueueMarkerWithWaitList(env->queue, 1, &failed, &waiter));
+  REQUIRE_OK(clSetUserEventStatus(gate, -3));
+  CHECK_EQ(clWaitForEvents(1, &failed),
+           CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  CHECK_EQ(clWaitForEvents(1, &after), CL_SUCCESS);
+  CHECK_EQ(clWaitForEvents(1, &waiter),
+           CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST);
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, a, CL_TRUE, 0, sizeof got, &got,
+                                 0, NULL, NULL));
+  CHECK_EQ(got, sentinel);
+  clReleaseEvent(gate);
+  clReleaseEvent(failed);
+  clReleaseEvent(after);
+  clReleaseEvent(waiter);
+  clReleaseMemObject(a);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
   test_user_event_gate(&env);
+  test_in_order_after_failure(&env);
   test_marker_barrier(&env);
   test_profiling(&env);
   test_errors(&env);

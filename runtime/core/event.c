@@ -16,6 +16,7 @@
 #include "platform.h"
 #include "trace.h"
 #include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -198,10 +199,27 @@ static bool append_dependent(cl_event dep, cl_event ev) {
   return true;
 }
 
-/* Makes ev wait for dep (unless dep is already complete). Takes dep's
- * lock (never ev's: no event lock nests in another); the caller may hold
- * the queue lock. */
-static void add_dependency(cl_event ev, cl_event dep) {
+/* A dependent entry that only orders: an in-order queue's link from one
+ * command to the next. The previous command's failure does not fail the
+ * next one (what happens after a failed command is implementation-
+ * defined; an application goes on using the queue, as the tests do):
+ * without the mark it did exactly when the next command was enqueued
+ * before the queue had let go of the failed one, a race. Events are
+ * aligned, so the low bit of the pointer carries the mark. */
+static cl_event order_mark(cl_event ev) {
+  return (cl_event)((uintptr_t)ev | 1);
+}
+static bool is_order_only(cl_event entry) {
+  return ((uintptr_t)entry & 1) != 0;
+}
+static cl_event unmarked(cl_event entry) {
+  return (cl_event)((uintptr_t)entry & ~(uintptr_t)1);
+}
+
+/* Makes ev wait for dep (unless dep is already complete), failing when
+ * dep fails unless order_only. Takes dep's lock (never ev's: no event
+ * lock nests in another); the caller may hold the queue lock. */
+static void add_dependency_as(cl_event ev, cl_event dep, bool order_only) {
   if (dep == ev)
     return;
   pthread_mutex_lock(&dep->lock);
@@ -211,7 +229,7 @@ static void add_dependency(cl_event ev, cl_event dep) {
     /* Counted before dep can see ev; ev's submission guard keeps the
      * count above zero meanwhile. */
     atomic_fetch_add(&ev->pending, 1);
-    ok = append_dependent(dep, ev);
+    ok = append_dependent(dep, order_only ? order_mark(ev) : ev);
     if (ok)
       rt_retain(ev);
     else
@@ -221,8 +239,12 @@ static void add_dependency(cl_event ev, cl_event dep) {
   /* Defensive (!ok): with no memory to record the dependency, fail the
    * command rather than run it out of order or block here with the
    * queue locked. */
-  if (status < 0 || !ok)
+  if ((status < 0 && !order_only) || !ok)
     atomic_store(&ev->dep_failed, true);
+}
+
+static void add_dependency(cl_event ev, cl_event dep) {
+  add_dependency_as(ev, dep, false);
 }
 
 bool rt_event_is_done(cl_event ev) {
@@ -235,7 +257,7 @@ bool rt_event_is_done(cl_event ev) {
 static void link_into_queue(cl_command_queue q, cl_event ev) {
   if (rt_queue_in_order(q)) {
     if (q->last) {
-      add_dependency(ev, q->last);
+      add_dependency_as(ev, q->last, true);
       /* Never the last reference: until rt_queue_command_done drops
        * q->last, the command's ready path still holds it. */
       rt_event_release(q->last);
@@ -336,8 +358,10 @@ bool rt_event_set_status(cl_event ev, cl_int status) {
   rt_retain(ev); /* callbacks may release the application's reference */
   fire_callbacks(ev, status);
   for (unsigned i = 0; i < num_deps; i++) {
-    cl_event dep = ev->dependents[i];
-    dependency_done(dep, status);
+    cl_event dep = unmarked(ev->dependents[i]);
+    dependency_done(dep, is_order_only(ev->dependents[i]) && status < 0
+                             ? CL_COMPLETE
+                             : status);
     rt_event_release(dep);
   }
   if (final) {
@@ -519,7 +543,7 @@ void rt_event_release(cl_event ev) {
   /* Dependents were handed over at completion; an event released before
    * it completed (a user event never set) still holds references. */
   for (unsigned i = 0; i < ev->num_dependents; i++)
-    rt_event_release(ev->dependents[i]);
+    rt_event_release(unmarked(ev->dependents[i]));
   ev->num_dependents = 0;
   cl_command_queue q = ev->queue;
   cl_context ctx = ev->context;
