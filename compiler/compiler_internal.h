@@ -220,6 +220,11 @@ typedef struct cc_target {
  * math_lib.c). */
 void cc_drop_convergent(LLVMValueRef f);
 
+/* Appends fns[0..n) to @llvm.compiler.used, so that the optimiser keeps
+ * them (and their signatures) until the vectorisers have run; on no
+ * memory it does nothing (slower code, still correct). math_lib.c. */
+void cc_append_compiler_used(LLVMModuleRef m, LLVMValueRef *fns, unsigned n);
+
 /* Rewrites m's half fused multiply-adds (mad of halves) as float's for
  * a target without AVX-512 FP16 (half_lower.c). */
 void cc_half_lower(LLVMModuleRef m);

@@ -67,31 +67,6 @@ static LLVMValueRef declare_form(LLVMModuleRef m, const char *intr) {
   return f;
 }
 
-/* Adds fns[0..n) to llvm.compiler.used: the scalar helpers then keep
- * their three parameters (interprocedural passes would drop a constant
- * acc, and the vector forms would no longer match). */
-static void keep(LLVMModuleRef m, LLVMValueRef *fns, unsigned n) {
-  LLVMContextRef ctx = LLVMGetModuleContext(m);
-  LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
-  LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.compiler.used");
-  LLVMValueRef init = old ? LLVMGetInitializer(old) : NULL;
-  unsigned nold = init ? (unsigned)LLVMGetNumOperands(init) : 0;
-  LLVMValueRef *all = malloc(sizeof(*all) * (nold + n));
-  if (!all)
-    return;   /* then the forms go unused: slower, still correct */
-  for (unsigned i = 0; i < nold; i++)
-    all[i] = LLVMGetOperand(init, i);
-  memcpy(all + nold, fns, sizeof(*fns) * n);
-  if (old)
-    LLVMDeleteGlobal(old);
-  LLVMValueRef g = LLVMAddGlobal(m, LLVMArrayType2(ptr, nold + n),
-                                 "llvm.compiler.used");
-  LLVMSetLinkage(g, LLVMAppendingLinkage);
-  LLVMSetSection(g, "llvm.metadata");
-  LLVMSetInitializer(g, LLVMConstArray2(ptr, all, nold + n));
-  free(all);
-}
-
 void cc_dot_prepare(LLVMModuleRef m) {
   static const struct {
     const char *name, *zmm, *ymm;
@@ -147,6 +122,9 @@ void cc_dot_prepare(LLVMModuleRef m) {
                             LLVMCreateStringAttribute(
                                 LLVMGetModuleContext(m), key,
                                 sizeof(key) - 1, attr, (unsigned)alen));
-    keep(m, used, nused);
+    /* The scalar helpers then keep their three parameters
+     * (interprocedural passes would drop a constant acc, and the vector
+     * forms would no longer match). */
+    cc_append_compiler_used(m, used, nused);
   }
 }

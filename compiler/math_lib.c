@@ -81,8 +81,8 @@ static bool split_name(const char *name, bool is_float, char *base,
 
 /* Appends fns to @llvm.compiler.used (keeps the vector declarations
  * until the vectorisers run). */
-static void append_compiler_used(LLVMModuleRef m, LLVMValueRef *fns,
-                                 unsigned n) {
+void cc_append_compiler_used(LLVMModuleRef m, LLVMValueRef *fns,
+                             unsigned n) {
   LLVMContextRef ctx = LLVMGetModuleContext(m);
   LLVMTypeRef ptr = LLVMPointerTypeInContext(ctx, 0);
   LLVMValueRef old = LLVMGetNamedGlobal(m, "llvm.compiler.used");
@@ -173,7 +173,7 @@ static void add_variants(LLVMModuleRef m, LLVMValueRef f,
                           LLVMCreateStringAttribute(
                               LLVMGetModuleContext(m), key,
                               sizeof(key) - 1, attr, (unsigned)alen));
-  append_compiler_used(m, used, nused);
+  cc_append_compiler_used(m, used, nused);
 }
 
 /* Whether m was built with -cl-unsafe-math-optimizations (or
