@@ -18,34 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-static double now_ms(void) {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec / 1e6;
-}
-
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
-
-static char *read_file(const char *path, size_t *size) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
-    perror(path);
-    exit(1);
-  }
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
-    exit(1);
-  buf[n] = '\0';
-  fclose(f);
-  *size = (size_t)n;
-  return buf;
-}
+#include "bench_util.h"
 
 static cl_context ctx;
 static cl_device_id dev;

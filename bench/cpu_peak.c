@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "bench_util.h" /* cmp_double */
+
 /* Independent accumulators per thread: two FMA pipes of 4 cycles need 8
  * in flight; 12 leave margin for a 5-cycle FMA (Haswell) and fit in the
  * 16 registers of AVX2 with the two constants. */
@@ -195,10 +197,6 @@ static double run_all(int threads, isa isa, int what, long iters,
   return rate;
 }
 
-static int cmp_double(const void *a, const void *b) {
-  double x = *(const double *)a, y = *(const double *)b;
-  return (x > y) - (x < y);
-}
 
 /* The median of five runs of a quarter of a second each (the FMA loops
  * in chunks of INNER * 64 steps, the reads in passes over each thread's
