@@ -203,14 +203,13 @@ typedef struct cc_target {
   char cpu[64];           /* LLVM's name: the host's, or SKEIN_CPU */
   char *features;         /* every feature, "+avx2,-avx512f,...", after
                            * SKEIN_CPU_FEATURES (and SKEIN_TARGET_FEATURES) */
-  bool named;             /* SKEIN_CPU chose the CPU */
   bool runnable;          /* its code runs here (else compile-only) */
   char problem[320];      /* why SKEIN_CPU was not taken or the code
                            * cannot run; empty if neither */
   unsigned vector_bits;   /* vector registers used: 512, 256 or 128 */
   unsigned vector_regs;   /* how many: 32 with AVX-512, else 16 */
   unsigned fma_chains;    /* independent FMAs in flight to fill the pipes */
-  bool fma, f16c, avx512bw;
+  bool f16c;              /* F16C converts half and float */
   bool fp16_arith;        /* AVX-512 FP16: half arithmetic in hardware */
 } cc_target;
 

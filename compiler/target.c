@@ -133,18 +133,17 @@ static void derive_properties(cc_target *t) {
   bool avx512 = cc_feature_on(f, "avx512f");
   /* 512-bit vectors wherever AVX-512 exists. Zen 4 executes them as two
    * 256-bit halves, at the same FLOPs per cycle as AVX2 but with half
-   * the instructions, so 512 is never worse there; Intel cores lower
-   * their clock only for heavy 512-bit code, which LLVM's default of
-   * 256 for those CPUs is about, and measured slower for clpeak's
-   * kernels on the Xeon of PERFORMANCE.md. */
+   * the instructions, so 512 is never worse there. LLVM's default of 256
+   * for Intel AVX-512 CPUs guards against the clock drop of heavy 512-bit
+   * code; Skein has used 512 there since its first tuning, and the
+   * clpeak figures of docs/performance.md were all measured with it (the
+   * 256-bit alternative was not timed). */
   t->vector_bits = avx512 ? 512 : cc_feature_on(f, "avx") ? 256 : 128;
   /* zmm0-31 with AVX-512 (also ymm/xmm16-31 through AVX512VL), 16
    * otherwise. */
   t->vector_regs = avx512 ? 32 : 16;
-  t->fma = cc_feature_on(f, "fma") || avx512;
   t->f16c = cc_feature_on(f, "f16c");
   t->fp16_arith = cc_feature_on(f, "avx512fp16");
-  t->avx512bw = cc_feature_on(f, "avx512bw");
   /* Every x86 core Skein has met has two FMA pipes of 4 cycles' latency
    * (Skylake to Emerald Rapids, Zen 2 to Zen 5; Haswell's 5 cycles want
    * 10): 8 independent chains keep both pipes full. Without FMA a
@@ -173,7 +172,6 @@ static void find_target(void) {
   } else {
     cpu = NULL;
   }
-  t->named = cpu != NULL;
   snprintf(t->cpu, sizeof t->cpu, "%s", cpu ? cpu : host_cpu);
   /* SKEIN_TARGET_FEATURES is the older name of SKEIN_CPU_FEATURES (it
    * took only "-" entries); both apply, in that order. */
