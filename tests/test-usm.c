@@ -9,7 +9,8 @@
  * kind with their events, command types and overlap rules; migrate and
  * advise; indirect access through a struct of pointers with the exec
  * infos; the blocking free waiting for a kernel held back by a user
- * event; and every error path of the allocation, free, query, command,
+ * event, but not for commands enqueued while it waits; a shared
+ * allocation keeping its sub-device; and every error path of the allocation, free, query, command,
  * kernel-argument and exec-info entry points. */
 #include "test_util.h"
 #include <CL/cl_ext.h>
@@ -852,6 +853,146 @@ static void test_blocking_free(cl_program prog) {
   REQUIRE_OK(clReleaseKernel(k));
 }
 
+typedef struct free_arg {
+  void *p;
+  cl_int err;
+  _Atomic int done;
+} free_arg;
+
+static void *free_blocking(void *v) {
+  free_arg *a = v;
+  a->err = blocking_free(env.context, a->p);
+  a->done = 1;
+  return NULL;
+}
+
+static void sleep_ms(long ms) {
+  struct timespec ts = {ms / 1000, (ms % 1000) * 1000 * 1000};
+  nanosleep(&ts, NULL);
+}
+
+/* The blocking free waits for the commands enqueued before it, and not
+ * for one enqueued on another queue while it waits, here held back by a
+ * user event that is set only after the free has returned: waiting for
+ * the context to be idle never returned (the check times out after 10 s
+ * and then lets the command go). */
+static void test_blocking_free_later(cl_program prog) {
+  cl_int err;
+  cl_kernel k = clCreateKernel(prog, "touch", &err);
+  REQUIRE_OK(err);
+  cl_command_queue q2 =
+      clCreateCommandQueueWithProperties(env.context, env.device, NULL, &err);
+  REQUIRE_OK(err);
+  int *p = alloc_kind(SHARED, 64 * sizeof(int), 0);
+  int *other = alloc_kind(HOST, 64 * sizeof(int), 0);
+  memset(p, 0, 64 * sizeof(int));
+  memset(other, 0, 64 * sizeof(int));
+  cl_event before = clCreateUserEvent(env.context, &err);
+  REQUIRE_OK(err);
+  cl_event after = clCreateUserEvent(env.context, &err);
+  REQUIRE_OK(err);
+  size_t global = 64;
+  cl_event kev, lev;
+  REQUIRE_OK(set_arg_ptr(k, 0, p));
+  REQUIRE_OK(clEnqueueNDRangeKernel(q2, k, 1, NULL, &global, NULL, 1,
+                                    &before, &kev));
+  REQUIRE_OK(clFlush(q2));
+  free_arg a = {p, -1, 0};
+  pthread_t t;
+  CHECK_EQ(pthread_create(&t, NULL, free_blocking, &a), 0);
+  /* Time for the free to take its snapshot and start waiting. */
+  sleep_ms(300);
+  CHECK_EQ(a.done, 0);
+  /* A later command on the other queue, which the free must ignore. */
+  REQUIRE_OK(set_arg_ptr(k, 0, other));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global, NULL,
+                                    1, &after, &lev));
+  REQUIRE_OK(clFlush(env.queue));
+  REQUIRE_OK(clSetUserEventStatus(before, CL_COMPLETE));
+  for (int i = 0; i < 1000 && !a.done; i++)
+    sleep_ms(10);
+  CHECK_EQ(a.done, 1);
+  cl_int status = 1;
+  REQUIRE_OK(clGetEventInfo(kev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof status, &status, NULL));
+  CHECK_EQ(status, CL_COMPLETE);
+  REQUIRE_OK(clGetEventInfo(lev, CL_EVENT_COMMAND_EXECUTION_STATUS,
+                            sizeof status, &status, NULL));
+  CHECK(status > CL_COMPLETE);
+  REQUIRE_OK(clSetUserEventStatus(after, CL_COMPLETE));
+  pthread_join(t, NULL);
+  CHECK_EQ(a.err, CL_SUCCESS);
+  REQUIRE_OK(clWaitForEvents(1, &lev));
+  for (int i = 0; i < 64; i++)
+    CHECK_EQ(other[i], 1);
+  REQUIRE_OK(mem_free(env.context, other));
+  /* Freed by the blocking free: */
+  CHECK_EQ(mem_free(env.context, p), CL_INVALID_VALUE);
+  cl_event evs[] = {kev, lev, before, after};
+  for (int i = 0; i < 4; i++)
+    REQUIRE_OK(clReleaseEvent(evs[i]));
+  REQUIRE_OK(clReleaseCommandQueue(q2));
+  REQUIRE_OK(clReleaseKernel(k));
+}
+
+/* A shared allocation made for a sub-device keeps it: with the
+ * application's references to the sub-device dropped,
+ * CL_MEM_ALLOC_DEVICE_INTEL still names a valid device, and a kernel on
+ * it still uses the allocation. */
+static void test_sub_device_alloc(void) {
+  cl_uint max_sub = 0;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES,
+                             sizeof max_sub, &max_sub, NULL));
+  if (max_sub < 2) {
+    printf("sub-device allocation: skipped (%u sub-devices)\n", max_sub);
+    return;
+  }
+  cl_device_partition_property props[] = {CL_DEVICE_PARTITION_EQUALLY, 1, 0};
+  cl_device_id sub[2];
+  cl_uint n = 0;
+  REQUIRE_OK(clCreateSubDevices(env.device, props, 2, sub, &n));
+  CHECK(n >= 2);
+  cl_int err;
+  cl_context ctx = clCreateContext(NULL, 1, &sub[1], NULL, NULL, &err);
+  REQUIRE_OK(err);
+  int *p = shared_alloc(ctx, sub[1], NULL, 64 * sizeof(int), 0, &err);
+  REQUIRE_OK(err);
+  CHECK(p != NULL);
+  REQUIRE_OK(clReleaseDevice(sub[0]));
+  REQUIRE_OK(clReleaseDevice(sub[1]));
+  cl_device_id dev = NULL;
+  REQUIRE_OK(alloc_info(ctx, p, CL_MEM_ALLOC_DEVICE_INTEL, sizeof dev, &dev,
+                        NULL));
+  CHECK(dev == sub[1]);
+  cl_device_id parent = NULL;
+  REQUIRE_OK(clGetDeviceInfo(dev, CL_DEVICE_PARENT_DEVICE, sizeof parent,
+                             &parent, NULL));
+  CHECK(parent == env.device);
+  cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL,
+                                                          &err);
+  REQUIRE_OK(err);
+  const char *src = "kernel void seq(global int *p) {\n"
+                    "  p[get_global_id(0)] = (int)get_global_id(0) * 5;\n"
+                    "}\n";
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clBuildProgram(prog, 1, &dev, NULL, NULL, NULL));
+  cl_kernel k = clCreateKernel(prog, "seq", &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(set_arg_ptr(k, 0, p));
+  size_t global = 64;
+  REQUIRE_OK(clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL,
+                                    NULL));
+  REQUIRE_OK(clFinish(q));
+  for (int i = 0; i < 64; i++)
+    CHECK_EQ(p[i], i * 5);
+  REQUIRE_OK(clReleaseKernel(k));
+  REQUIRE_OK(clReleaseProgram(prog));
+  REQUIRE_OK(clReleaseCommandQueue(q));
+  REQUIRE_OK(blocking_free(ctx, p));
+  REQUIRE_OK(clReleaseContext(ctx));
+}
+
 int main(void) {
   test_setup(&env);
   test_seed(0x5eed05aull);
@@ -869,6 +1010,8 @@ int main(void) {
   test_other_context();
   test_use_host_ptr();
   test_blocking_free(prog);
+  test_blocking_free_later(prog);
+  test_sub_device_alloc();
   REQUIRE_OK(clReleaseProgram(prog));
   test_teardown(&env);
   return test_finish("usm");

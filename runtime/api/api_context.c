@@ -96,7 +96,6 @@ static cl_context context_new(const cl_context_properties *properties,
   ctx->notify = notify;
   ctx->notify_data = user_data;
   pthread_mutex_init(&ctx->lock, NULL);
-  pthread_cond_init(&ctx->idle, NULL);
   err = copy_properties(ctx, properties);
   if (err == CL_SUCCESS)
     err = copy_devices(ctx, num_devices, devices);
@@ -109,7 +108,6 @@ static cl_context context_new(const cl_context_properties *properties,
 out_free_ctx:
   release_devices(ctx);
   pthread_mutex_destroy(&ctx->lock);
-  pthread_cond_destroy(&ctx->idle);
   free(ctx->properties);
   free(ctx);
 out_fail:
@@ -179,7 +177,6 @@ cl_int CL_API_CALL clReleaseContext(cl_context context) {
   }
   release_devices(context);
   pthread_mutex_destroy(&context->lock);
-  pthread_cond_destroy(&context->idle);
   free(context->properties);
   free(context);
   return CL_SUCCESS;

@@ -39,6 +39,7 @@ static cl_command_queue queue_new(cl_context context, cl_device_id device,
   pthread_mutex_init(&q->lock, NULL);
   pthread_cond_init(&q->idle, NULL);
   rt_trace_queue_new(q);   /* SKEIN_TRACE: a track of its own */
+  rt_context_add_queue(context, q);
   if (errcode_ret)
     *errcode_ret = CL_SUCCESS;
   return q;
@@ -156,6 +157,7 @@ cl_command_queue CL_API_CALL clCreateCommandQueueWithProperties(
   cl_int err2 = rt_device_queue_register(
       q, flags & CL_QUEUE_ON_DEVICE_DEFAULT, &existing);
   if (err2 != CL_SUCCESS || existing) {
+    rt_context_remove_queue(q->context, q);
     pthread_mutex_destroy(&q->lock);
     pthread_cond_destroy(&q->idle);
     free(q->prop_list);
@@ -197,6 +199,8 @@ cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue q) {
   bool on_device = q->obj.type == RT_DEVICE_QUEUE;
   if (!rt_release_last(q))
     return CL_SUCCESS;
+  /* First: rt_context_wait_enqueued may be reading q->last. */
+  rt_context_remove_queue(q->context, q);
   if (on_device)
     rt_device_queue_unregister(q);
   if (q->last)
@@ -237,8 +241,6 @@ void rt_queue_command_done(cl_command_queue q, cl_event ev) {
                                 memory_order_release) == 1)
     pthread_cond_broadcast(&q->idle);
   pthread_mutex_unlock(&q->lock);
-  /* Before the drops below, which may free q (and its context). */
-  rt_context_command_done(q->context);
   if (drop_last)
     rt_event_release(drop_last);
   if (drop_barrier)
@@ -382,6 +384,81 @@ cl_int CL_API_CALL clFinish(cl_command_queue q) {
   rt_executor_drain_end();
   clReleaseCommandQueue(q);
   return CL_SUCCESS;
+}
+
+void rt_context_add_queue(cl_context ctx, cl_command_queue q) {
+  pthread_mutex_lock(&ctx->lock);
+  q->ctx_prev = NULL;
+  q->ctx_next = ctx->queues;
+  if (ctx->queues)
+    ctx->queues->ctx_prev = q;
+  ctx->queues = q;
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+void rt_context_remove_queue(cl_context ctx, cl_command_queue q) {
+  pthread_mutex_lock(&ctx->lock);
+  if (q->ctx_prev)
+    q->ctx_prev->ctx_next = q->ctx_next;
+  else
+    ctx->queues = q->ctx_next;
+  if (q->ctx_next)
+    q->ctx_next->ctx_prev = q->ctx_prev;
+  q->ctx_prev = q->ctx_next = NULL;
+  pthread_mutex_unlock(&ctx->lock);
+}
+
+/* Appends ev, retained, to the array *evs of *n entries (capacity *cap);
+ * false when out of memory. */
+static bool push_event(cl_event **evs, size_t *n, size_t *cap, cl_event ev) {
+  if (*n == *cap) {
+    size_t c = *cap ? 2 * *cap : 16;
+    cl_event *grown = realloc(*evs, c * sizeof *grown);
+    if (!grown)
+      return false;
+    *evs = grown;
+    *cap = c;
+  }
+  rt_retain(ev);
+  (*evs)[(*n)++] = ev;
+  return true;
+}
+
+/* clMemBlockingFreeINTEL's wait. Like clFinish, it takes its target
+ * first, the incomplete commands of every queue of ctx at the call, and
+ * then waits for those only: waiting for the context to be idle never
+ * ended while other threads kept enqueueing, and hung on a later
+ * command gated on a user event the caller sets after the free. In
+ * order, a queue's newest command completes after all of its earlier
+ * ones; out of order, each live command is taken. Lock order:
+ * ctx->lock, then a queue's lock (nothing takes them the other way). */
+cl_int rt_context_wait_enqueued(cl_context ctx) {
+  cl_event *evs = NULL;
+  size_t n = 0, cap = 0;
+  bool ok = true;
+  pthread_mutex_lock(&ctx->lock);
+  for (cl_command_queue q = ctx->queues; q && ok; q = q->ctx_next) {
+    pthread_mutex_lock(&q->lock);
+    /* As in finish_target: q->last and the live commands hold their
+     * references until they complete and leave under q->lock. */
+    if (rt_queue_in_order(q)) {
+      if (q->last && !rt_event_is_done(q->last))
+        ok = push_event(&evs, &n, &cap, q->last);
+    } else {
+      for (cl_event e = q->live; e && ok; e = e->live_next)
+        ok = push_event(&evs, &n, &cap, e);
+    }
+    pthread_mutex_unlock(&q->lock);
+  }
+  pthread_mutex_unlock(&ctx->lock);
+  /* A failed command is complete too: its status does not matter. */
+  for (size_t i = 0; i < n; i++) {
+    if (ok)
+      rt_event_wait(evs[i]);
+    rt_event_release(evs[i]);
+  }
+  free(evs);
+  return ok ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
 }
 
 cl_int CL_API_CALL clGetCommandQueueInfo(cl_command_queue q,

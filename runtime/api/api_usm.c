@@ -117,7 +117,8 @@ static cl_int usm_free(cl_context context, void *ptr, bool blocking) {
    * clHostMemAllocINTEL, clDeviceMemAllocINTEL or clSharedMemAllocINTEL
    * (for this context: one of another context's, a freed pointer, a
    * pointer inside an allocation or an SVM pointer is none). */
-  RT_RETURN_IF(!rt_usm_free(context, ptr, blocking), CL_INVALID_VALUE);
+  cl_int err = rt_usm_free(context, ptr, blocking);
+  RT_RETURN_IF(err != CL_SUCCESS, err);
   return CL_SUCCESS;
 }
 

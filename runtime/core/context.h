@@ -23,41 +23,27 @@ struct _cl_context {
   size_t num_properties;             /* entries incl. the 0, 0 if none */
   void(CL_CALLBACK *notify)(const char *, const void *, size_t, void *);
   void *notify_data;
-  pthread_mutex_t lock;              /* guards callbacks */
+  pthread_mutex_t lock;              /* guards callbacks and queues */
   rt_context_callback *destructors;  /* run last-registered first */
-  /* Commands submitted on the context's queues and not complete, for
-   * clMemBlockingFreeINTEL (rt_context_wait_idle): changed without a
-   * lock, and idle is broadcast under lock when it drops to 0. */
-  _Atomic unsigned commands;
-  pthread_cond_t idle;
+  /* The context's live queues (host and on-device), linked through
+   * ctx_prev/ctx_next, not retained: a queue unlinks itself under lock
+   * before it is freed. clMemBlockingFreeINTEL reads it to find the
+   * commands enqueued before it (rt_usm_free); submits never touch it. */
+  struct _cl_command_queue *queues;
 };
 
 /* True if device belongs to context. */
 bool rt_context_has_device(cl_context ctx, cl_device_id device);
 
-/* Counts a command submitted on a queue of ctx (runtime/core/event.c). */
-static inline void rt_context_command_begin(cl_context ctx) {
-  atomic_fetch_add_explicit(&ctx->commands, 1, memory_order_relaxed);
-}
+/* Links q into ctx->queues (at creation) and unlinks it (before it is
+ * freed); api_queue.c. */
+void rt_context_add_queue(cl_context ctx, struct _cl_command_queue *q);
+void rt_context_remove_queue(cl_context ctx, struct _cl_command_queue *q);
 
-/* Counts one of them complete (runtime/api/api_queue.c); wakes
- * rt_context_wait_idle when none is left. Called without ctx->lock. */
-static inline void rt_context_command_done(cl_context ctx) {
-  if (atomic_fetch_sub_explicit(&ctx->commands, 1, memory_order_release) ==
-      1) {
-    pthread_mutex_lock(&ctx->lock);
-    pthread_cond_broadcast(&ctx->idle);
-    pthread_mutex_unlock(&ctx->lock);
-  }
-}
-
-/* Waits until every command submitted on ctx's queues so far (and any
- * submitted meanwhile) has completed. */
-static inline void rt_context_wait_idle(cl_context ctx) {
-  pthread_mutex_lock(&ctx->lock);
-  while (atomic_load_explicit(&ctx->commands, memory_order_acquire))
-    pthread_cond_wait(&ctx->idle, &ctx->lock);
-  pthread_mutex_unlock(&ctx->lock);
-}
+/* Waits for every command enqueued on ctx's queues before the call to
+ * complete; commands enqueued meanwhile are not waited for. Returns
+ * CL_OUT_OF_HOST_MEMORY (having waited for nothing) if the list of
+ * commands could not be made. runtime/api/api_queue.c. */
+cl_int rt_context_wait_enqueued(cl_context ctx);
 
 #endif

@@ -283,7 +283,6 @@ static void link_into_queue(cl_command_queue q, cl_event ev) {
     }
   }
   atomic_fetch_add_explicit(&q->outstanding, 1, memory_order_relaxed);
-  rt_context_command_begin(q->context);
 }
 
 /* Runs the callbacks whose trigger the status has reached. Not locked:

@@ -36,6 +36,8 @@ struct _cl_command_queue {
   /* On-device queues (type RT_DEVICE_QUEUE; runtime/core/device_queue.c): */
   cl_uint device_queue_size;           /* CL_QUEUE_SIZE in bytes */
   _Atomic unsigned dq_used;            /* child commands not yet run */
+  /* The context's list of queues (context.h), under context->lock. */
+  struct _cl_command_queue *ctx_prev, *ctx_next;
 };
 
 /* The levels of the priority and throttle hints: HIGH, MED, LOW. */

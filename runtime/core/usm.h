@@ -57,10 +57,12 @@ void *rt_usm_alloc(cl_context ctx, rt_alloc_kind kind, cl_device_id device,
                    cl_mem_alloc_flags_intel flags, size_t size,
                    size_t align);
 
-/* Frees the USM allocation of ctx that starts at ptr, first waiting for
- * every command submitted on ctx's queues to complete if blocking is
- * set (any of them may use ptr, directly or indirectly). False, having
- * freed nothing, if no USM allocation of ctx starts at ptr. */
-bool rt_usm_free(cl_context ctx, void *ptr, bool blocking);
+/* Frees the USM allocation of ctx that starts at ptr, first waiting, if
+ * blocking is set, for every command enqueued on ctx's queues before
+ * the call to complete (any of them may use ptr, directly or
+ * indirectly). CL_INVALID_VALUE, having freed nothing, if no USM
+ * allocation of ctx starts at ptr; CL_OUT_OF_HOST_MEMORY if the wait
+ * could not be set up. */
+cl_int rt_usm_free(cl_context ctx, void *ptr, bool blocking);
 
 #endif
