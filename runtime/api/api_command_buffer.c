@@ -770,6 +770,12 @@ cl_int CL_API_CALL skein_clUpdateMutableCommandsKHR(
         prev = &u[j];
     err = prepare_update(cb, cfg, prev, &u[done]);
   }
+  /* The new plan too: once a command has changed, nothing may fail (a
+   * failed plan left the commands updated and the replays on the old
+   * plan). The commands are fixed since finalizing. */
+  rt_cb_plan *plan = NULL;
+  if (err == CL_SUCCESS && !(plan = rt_cb_plan_alloc(cb->num_cmds)))
+    err = CL_OUT_OF_HOST_MEMORY;
   if (err == CL_SUCCESS) {
     pthread_mutex_lock(&cb->lock);
     for (cl_uint i = 0; i < num_configs; i++) {
@@ -787,7 +793,7 @@ cl_int CL_API_CALL skein_clUpdateMutableCommandsKHR(
       u[i].ev = old_ev;
     }
     /* Replays enqueued before keep the plan they hold. */
-    err = rt_cb_replan_locked(cb);
+    rt_cb_plan_install_locked(cb, plan);
     pthread_mutex_unlock(&cb->lock);
   }
   pthread_mutex_unlock(&cb->update_lock);

@@ -130,16 +130,21 @@ void rt_cb_release(cl_command_buffer_khr cb) {
   free(cb);
 }
 
-cl_int rt_cb_replan_locked(cl_command_buffer_khr cb) {
+rt_cb_plan *rt_cb_plan_alloc(unsigned num_cmds) {
   rt_cb_plan *p = calloc(1, sizeof *p);
   if (!p)
-    return CL_OUT_OF_HOST_MEMORY;
-  p->cmds = malloc(sizeof *p->cmds * (cb->num_cmds ? cb->num_cmds : 1));
+    return NULL;
+  p->cmds = malloc(sizeof *p->cmds * (num_cmds ? num_cmds : 1));
   if (!p->cmds) {
     free(p);
-    return CL_OUT_OF_HOST_MEMORY;
+    return NULL;
   }
+  return p;
+}
+
+void rt_cb_plan_install_locked(cl_command_buffer_khr cb, rt_cb_plan *p) {
   bool complete = true;
+  p->num = 0;
   for (unsigned i = 0; i < cb->num_cmds; i++) {
     struct _cl_mutable_command_khr *cmd = cb->cmds[i];
     if (cmd->ev) {
@@ -156,6 +161,13 @@ cl_int rt_cb_replan_locked(cl_command_buffer_khr cb) {
   cb->plan = p;
   cb->state = complete ? CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR
                        : CL_COMMAND_BUFFER_STATE_FINALIZED_KHR;
+}
+
+cl_int rt_cb_replan_locked(cl_command_buffer_khr cb) {
+  rt_cb_plan *p = rt_cb_plan_alloc(cb->num_cmds);
+  if (!p)
+    return CL_OUT_OF_HOST_MEMORY;
+  rt_cb_plan_install_locked(cb, p);
   return CL_SUCCESS;
 }
 
@@ -199,30 +211,21 @@ static void replay_free(cl_event ev) {
   ev->payload = NULL;
 }
 
-/* An ordering command on queue q (nothing to run) after list. */
-static cl_int order_on(cl_command_queue q, cl_uint n, const cl_event *list,
-                       cl_event *event) {
-  cl_int err;
+/* Creates (does not submit) the replay command of r on q after list,
+ * taking r over; NULL, with r freed and *err set, on failure. */
+static cl_event create_replay(cl_command_queue q, replay_cmd *r, cl_uint n,
+                              const cl_event *list, cl_int *err) {
   cl_event ev = rt_command_create(q, CL_COMMAND_COMMAND_BUFFER_KHR, n, list,
-                                  &err);
-  return ev ? rt_command_submit(ev, false, event) : err;
-}
-
-/* Creates and submits the replay command of r on q after list. */
-static cl_int submit_replay(cl_command_queue q, replay_cmd *r, cl_uint n,
-                            const cl_event *list, cl_event *event) {
-  cl_int err;
-  cl_event ev = rt_command_create(q, CL_COMMAND_COMMAND_BUFFER_KHR, n, list,
-                                  &err);
+                                  err);
   if (!ev) {
     plan_release(r->plan);
     rt_payload_free(r);
-    return err;
+    return NULL;
   }
   ev->run = replay_run;
   ev->payload = r;
   ev->free_payload = replay_free;
-  return rt_command_submit(ev, false, event);
+  return ev;
 }
 
 cl_int rt_cb_enqueue(cl_command_buffer_khr cb, cl_command_queue *queues,
@@ -236,42 +239,58 @@ cl_int rt_cb_enqueue(cl_command_buffer_khr cb, cl_command_queue *queues,
   atomic_fetch_add(&r->plan->refs, 1);
   pthread_mutex_unlock(&cb->lock);
   cl_uint n = cb->num_queues;
-  if (n == 1)
-    return submit_replay(queues[0], r, num_events, wait_list, event);
+  cl_int err;
+  if (n == 1) {
+    cl_event ev = create_replay(queues[0], r, num_events, wait_list, &err);
+    return ev ? rt_command_submit(ev, false, event) : err;
+  }
   /* Several queues (multi-device): the replay runs as one command of the
    * first queue, which also waits for an ordering command on each other
    * queue (so for what they held before); then each other queue gets an
    * ordering command after the replay, so what they take later follows
-   * it as their own commands would. */
-  cl_event *waits = malloc(sizeof *waits * (num_events + n));
-  if (!waits) {
+   * it as their own commands would. Every command is created before any
+   * is submitted (submitting cannot fail): a failure leaves nothing
+   * queued, where it left part of a replay. cmds[0, n-1) lead,
+   * cmds[n-1] is the replay, cmds[n, 2n-1) follow. */
+  cl_event *waits = malloc(sizeof *waits * (num_events + n - 1));
+  cl_event *cmds = calloc(2 * n - 1, sizeof *cmds);
+  if (!waits || !cmds) {
+    free(waits);
+    free(cmds);
     plan_release(r->plan);
     rt_payload_free(r);
     return CL_OUT_OF_HOST_MEMORY;
   }
-  cl_int err = CL_SUCCESS;
-  cl_uint num_waits = 0;
+  err = CL_SUCCESS;
   for (cl_uint i = 0; i < num_events; i++)
-    waits[num_waits++] = wait_list[i];
-  cl_uint first_own = num_waits;
-  for (cl_uint i = 1; i < n && err == CL_SUCCESS; i++)
-    if ((err = order_on(queues[i], 0, NULL, &waits[num_waits])) == CL_SUCCESS)
-      num_waits++;
+    waits[i] = wait_list[i];
+  for (cl_uint i = 1; i < n && err == CL_SUCCESS; i++) {
+    cmds[i - 1] = rt_command_create(queues[i], CL_COMMAND_COMMAND_BUFFER_KHR,
+                                    0, NULL, &err);
+    waits[num_events + i - 1] = cmds[i - 1];
+  }
   cl_event replay = NULL;
-  if (err == CL_SUCCESS) {
-    err = submit_replay(queues[0], r, num_waits, waits, &replay);
-  } else {
+  if (err == CL_SUCCESS)
+    replay = cmds[n - 1] = create_replay(queues[0], r, num_events + n - 1,
+                                         waits, &err);
+  else {
     plan_release(r->plan);
     rt_payload_free(r);
   }
-  for (cl_uint i = first_own; i < num_waits; i++)
-    rt_event_release(waits[i]);
-  free(waits);
   for (cl_uint i = 1; i < n && err == CL_SUCCESS; i++)
-    err = order_on(queues[i], 1, &replay, NULL);
-  if (replay && event)
-    *event = replay;
-  else if (replay)
-    rt_event_release(replay);
-  return err;
+    cmds[n - 1 + i] = rt_command_create(
+        queues[i], CL_COMMAND_COMMAND_BUFFER_KHR, 1, &replay, &err);
+  free(waits);
+  if (err != CL_SUCCESS) {
+    /* Never submitted: releasing frees them (and the replay's plan). */
+    for (cl_uint i = 0; i < 2 * n - 1; i++)
+      if (cmds[i])
+        rt_event_release(cmds[i]);
+    free(cmds);
+    return err;
+  }
+  for (cl_uint i = 0; i < 2 * n - 1; i++)
+    rt_command_submit(cmds[i], false, i == n - 1 ? event : NULL);
+  free(cmds);
+  return CL_SUCCESS;
 }

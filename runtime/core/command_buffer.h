@@ -127,6 +127,14 @@ cl_int rt_cb_finalize_locked(cl_command_buffer_khr cb);
  * changed). */
 cl_int rt_cb_replan_locked(cl_command_buffer_khr cb);
 
+/* The two halves of rt_cb_replan_locked, for an update that must not
+ * fail once it has changed a command: rt_cb_plan_alloc makes an empty
+ * plan for num_cmds commands (NULL if out of memory);
+ * rt_cb_plan_install_locked fills it from cb's commands (num_cmds of
+ * them, cb->lock held) and makes it current, and cannot fail. */
+rt_cb_plan *rt_cb_plan_alloc(unsigned num_cmds);
+void rt_cb_plan_install_locked(cl_command_buffer_khr cb, rt_cb_plan *p);
+
 /* Enqueues one replay of cb's current plan on queues (num_queues, the
  * buffer's or substitutes checked by the caller) after the wait list.
  * cb executable. */
