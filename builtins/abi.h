@@ -128,17 +128,34 @@ typedef struct skein_bounds_report {
   uint64_t group[SKEIN_BOUNDS_SLOTS];   /* linear work-group id */
 } skein_bounds_report;
 
-/* The records of every printf call of one launch, appended by the
- * work-items of all groups at once and formatted by the host when the
- * launch has finished (runtime/core/printf.c). */
-typedef struct skein_printf_buffer {
+/* A block of printf records: records are reserved in the newest block
+ * only, so the records of one work-item are in program order when read
+ * block by block, each from its start. */
+typedef struct skein_printf_chunk {
   uint64_t used;              /* bytes reserved so far (atomic, never more
                                  than capacity) */
-  uint64_t capacity;          /* CL_DEVICE_PRINTF_BUFFER_SIZE */
+  uint64_t capacity;
   unsigned char *data;        /* capacity bytes, zeroed, 8-byte aligned */
+  struct skein_printf_chunk *prev;  /* the block before, or NULL */
+  uint64_t seq;               /* 0 for the first block, then 1, 2, ... */
+} skein_printf_chunk;
+
+/* The records of every printf call of one launch, appended by the
+ * work-items of all groups at once and formatted by the host when the
+ * launch has finished (runtime/core/printf.c). It grows: a call whose
+ * record does not fit in the newest block asks the host for a larger
+ * one, up to CL_DEVICE_PRINTF_BUFFER_SIZE bytes in all. */
+typedef struct skein_printf_buffer {
+  skein_printf_chunk *current;  /* the newest block (atomic) */
+  /* Makes a block that holds at least bytes the newest, if full (which
+   * the caller found too full) still is; returns the newest block, or
+   * NULL if the launch's blocks would exceed the limit or memory ran
+   * out. Thread-safe. */
+  skein_printf_chunk *(*grow)(struct skein_printf_buffer *buf,
+                              skein_printf_chunk *full, uint64_t bytes);
 } skein_printf_buffer;
 
-/* One record in skein_printf_buffer.data, followed by the call's
+/* One record in a skein_printf_chunk's data, followed by the call's
  * arguments packed without padding (layout says where each one is). */
 typedef struct skein_printf_record {
   uint32_t size;              /* whole record, a multiple of 8 */

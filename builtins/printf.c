@@ -7,10 +7,10 @@
 
 #include <stddef.h>
 
-/* Reserves bytes in buf; NULL if they do not fit. Work-groups append at
- * once from several threads: a compare-and-swap reserves only what fits,
- * so a call that fails leaves room for smaller later ones. */
-static unsigned char *reserve(skein_printf_buffer *buf, uint64_t bytes) {
+/* Reserves bytes in block buf; NULL if they do not fit. Work-groups
+ * append at once from several threads: a compare-and-swap reserves only
+ * what fits. */
+static unsigned char *reserve(skein_printf_chunk *buf, uint64_t bytes) {
   uint64_t used = __atomic_load_n(&buf->used, __ATOMIC_RELAXED);
   do {
     if (bytes > buf->capacity - used)
@@ -22,9 +22,9 @@ static unsigned char *reserve(skein_printf_buffer *buf, uint64_t bytes) {
 
 /* printf(format, ...) of the work-item with linear local id local in
  * group g: args holds arg_size bytes laid out as layout says. Returns 0
- * if the record was stored, -1 if the buffer (CL_DEVICE_PRINTF_BUFFER_
- * SIZE per launch) is full. The host reads the records only after every
- * group has returned, so plain stores suffice. */
+ * if the record was stored, -1 if the buffer cannot grow to hold it
+ * (CL_DEVICE_PRINTF_BUFFER_SIZE per launch). The host reads the records
+ * only after every group has returned, so plain stores suffice. */
 __attribute__((noinline)) int32_t
 __skein_ctx___skein_printf(skein_group *g, const char *format,
                            const char *layout, const void *args,
@@ -33,9 +33,13 @@ __skein_ctx___skein_printf(skein_group *g, const char *format,
   if (!buf)
     return -1;   /* defensive: the compiler said the kernel never prints */
   uint64_t bytes = (sizeof(skein_printf_record) + arg_size + 7) & ~7ull;
-  unsigned char *p = reserve(buf, bytes);
-  if (!p)
-    return -1;
+  /* Only in the newest block, which is read again at every call: a
+   * work-item's later record never lands in an earlier block. */
+  skein_printf_chunk *c = __atomic_load_n(&buf->current, __ATOMIC_ACQUIRE);
+  unsigned char *p;
+  while (!(p = reserve(c, bytes)))
+    if (!(c = buf->grow(buf, c, bytes)))
+      return -1;
   const uint64_t *n = g->launch->num_groups;
   skein_printf_record r = {
       .size = (uint32_t)bytes,

@@ -2,8 +2,9 @@
  * with flags, width, precision and length modifiers, vectors, %s of
  * literals, the output order of work-groups and work-items (Skein's
  * order: group linear id, then local linear id, then program order; see
- * runtime/core/printf.c), barriers, loops, helper functions, return values, a
- * full buffer, program binaries, CL1.2 and CL3.0, loop/fiber/region
+ * runtime/core/printf.c), barriers, loops, helper functions, return values,
+ * 3.5 MiB of records from one launch (the buffer grows), a full buffer
+ * (SKEIN_PRINTF_BUFFER_SIZE), program binaries, CL1.2 and CL3.0, loop/fiber/region
  * modes. Each case runs in a child process whose stdout is a pipe; the
  * parent compares the bytes with text the host's snprintf makes. */
 #define _GNU_SOURCE
@@ -107,6 +108,7 @@ typedef struct scase {
   const char *mode;           /* SKEIN_MODE for the child, or NULL */
   const char *want_mode;      /* the mode SKEIN_DUMP=modes must report
                                  for the kernel, or NULL */
+  const char *buffer_size;    /* SKEIN_PRINTF_BUFFER_SIZE, or NULL */
 } scase;
 
 /* One scalar conversion: the format, the OpenCL C type of the argument
@@ -410,11 +412,14 @@ static void case_silent(scase *c) {
 }
 
 /* Records of 56 bytes (40 of header, a 4-byte int and an 8-byte string
- * pointer, rounded up) from 65536 work-items overflow the 1 MiB buffer;
- * lines of 70 bytes make 4.5 MB of output if all fitted. Exactly
- * 1 MiB / 56 calls fit; the others return -1 and print nothing. */
+ * pointer, rounded up) from 65536 work-items: 3.5 MiB of records, lines
+ * of 66 bytes, 4.1 MiB of output. The default buffer (256 MiB) holds
+ * them all; one of SMALL_BUFFER bytes is made of two blocks of 1 MiB,
+ * each holding 1 MiB / 56 records: the calls that do not fit return -1
+ * and print nothing. */
 #define FULL_ITEMS 65536
 #define FULL_RECORD 56
+#define SMALL_BUFFER (2 * 1024 * 1024)
 static const char full_text[] =
     "0123456789012345678901234567890123456789012345678901234567";
 
@@ -447,6 +452,8 @@ static char *spawn(const scase *c, size_t *len, int *status) {
     close(fds[1]);
     if (c->mode)
       setenv("SKEIN_MODE", c->mode, 1);
+    if (c->buffer_size)
+      setenv("SKEIN_PRINTF_BUFFER_SIZE", c->buffer_size, 1);
     if (c->want_mode) {
       setenv("SKEIN_DUMP", "modes", 1);
       dup2(err_fd, STDERR_FILENO);
@@ -464,8 +471,11 @@ static char *spawn(const scase *c, size_t *len, int *status) {
         ok += r[i] == 0;
         sum += r[i] == 0 ? (long)i : 0;
       }
-      fprintf(stderr, "full: %ld calls fitted\n", ok);
-      printf("fitted %ld %ld\n", ok, sum);
+      size_t size = 0;
+      REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_PRINTF_BUFFER_SIZE,
+                                 sizeof size, &size, NULL));
+      fprintf(stderr, "full: %ld calls fitted in %zu bytes\n", ok, size);
+      printf("fitted %ld %ld %zu\n", ok, sum, size);
     }
     free(r);
     test_teardown(&env);
@@ -522,10 +532,12 @@ static void check_case(const char *name, scase *c) {
   free(got);
 }
 
-/* The full-buffer case: the lines printed before MARK are exactly the
- * calls that returned 0, in global id order, and as many as fit. */
-static void check_full(const char *mode) {
-  scase c = {.mode = mode};
+/* The large and full-buffer cases: the lines printed before MARK are
+ * exactly the calls that returned 0, in global id order, each whole, and
+ * as many as fit in a buffer of buffer_size bytes (NULL: the default,
+ * which holds all), which CL_DEVICE_PRINTF_BUFFER_SIZE reports. */
+static void check_full(const char *mode, const char *buffer_size) {
+  scase c = {.mode = mode, .buffer_size = buffer_size};
   case_full(&c);
   size_t len;
   int status;
@@ -534,6 +546,7 @@ static void check_full(const char *mode) {
   char *mark = strstr(got, MARK);
   REQUIRE_OK(mark ? CL_SUCCESS : CL_INVALID_VALUE);
   long lines = 0, sum = 0, last = -1, ok = -1, ok_sum = -1;
+  size_t size = 0;
   bool well_formed = true;
   for (char *p = got; p < mark;) {
     char *nl = strchr(p, '\n');
@@ -546,9 +559,18 @@ static void check_full(const char *mode) {
     sum += id;
     p = nl ? nl + 1 : mark;
   }
-  CHECK(sscanf(mark + strlen(MARK), "fitted %ld %ld", &ok, &ok_sum) == 2);
+  CHECK(sscanf(mark + strlen(MARK), "fitted %ld %ld %zu", &ok, &ok_sum,
+               &size) == 3);
   CHECK(well_formed);
-  CHECK_EQ(lines, (1024 * 1024) / FULL_RECORD);
+  if (buffer_size) {
+    CHECK_EQ(size, (size_t)SMALL_BUFFER);
+    CHECK_EQ(lines, 2 * ((1024 * 1024) / FULL_RECORD));
+  } else {
+    CHECK_EQ(size, (size_t)256 * 1024 * 1024);
+    CHECK_EQ(lines, FULL_ITEMS);
+    CHECK_EQ((size_t)(mark - got),
+             (size_t)FULL_ITEMS * (8 + strlen(full_text)));
+  }
   CHECK_EQ(ok, lines);
   CHECK_EQ(ok_sum, sum);
   free(got);
@@ -615,7 +637,9 @@ int main(void) {
   run_case("barrier", case_barrier, NULL, "-cl-std=CL1.2", true);
   run_case("loop+helper", case_loop_helper, NULL, "-cl-std=CL3.0", true);
   run_case("scalars", case_scalars, "fiber", "-cl-opt-disable", true);
-  check_full(NULL);
-  check_full("fiber");
+  check_full(NULL, NULL);
+  check_full("fiber", NULL);
+  check_full(NULL, "2097152");
+  check_full("fiber", "2097152");
   return test_finish("printf");
 }

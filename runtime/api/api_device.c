@@ -514,7 +514,7 @@ static cl_int rt_device_info_limits(RT_INFO_PARAMS) {
   case CL_DEVICE_MAX_CONSTANT_ARGS:
     RT_INFO_VALUE(cl_uint, 8);
   case CL_DEVICE_PRINTF_BUFFER_SIZE:
-    RT_INFO_VALUE(size_t, RT_PRINTF_BUFFER_SIZE); /* runtime/core/printf.h */
+    RT_INFO_VALUE(size_t, rt_printf_buffer_size()); /* core/printf.c */
   case CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR:
   case CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR:
     RT_INFO_VALUE(cl_uint, simd);

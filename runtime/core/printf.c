@@ -15,24 +15,95 @@
 #define _POSIX_C_SOURCE 200809L /* flockfile, strnlen */
 #include "printf.h"
 
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-skein_printf_buffer *rt_printf_buffer_create(void) {
-  skein_printf_buffer *buf = calloc(1, sizeof(*buf));
-  if (!buf)
+size_t rt_printf_buffer_size(void) {
+  /* Any thread may compute it first: all compute the same value. */
+  static _Atomic size_t size;
+  size_t v = atomic_load_explicit(&size, memory_order_relaxed);
+  if (v)
+    return v;
+  v = RT_PRINTF_BUFFER_SIZE;
+  const char *env = getenv("SKEIN_PRINTF_BUFFER_SIZE");
+  if (env && *env) {
+    char *end;
+    unsigned long long n = strtoull(env, &end, 10);
+    if (!*end && n >= RT_PRINTF_FIRST_BLOCK && n <= SIZE_MAX / 2)
+      v = (size_t)n;
+  }
+  atomic_store_explicit(&size, v, memory_order_relaxed);
+  return v;
+}
+
+/* The host's side of a launch's buffer: the lock that grow takes, and
+ * the bytes of its blocks so far. */
+typedef struct pf_buffer {
+  skein_printf_buffer buf;      /* first: the device sees this */
+  pthread_mutex_t lock;         /* guards total and the making of blocks */
+  size_t total;                 /* bytes of every block */
+} pf_buffer;
+
+/* A zeroed block of capacity bytes after prev (calloc maps large ones
+ * lazily): a record header of zeros ends the walk in collect(). */
+static skein_printf_chunk *chunk_new(size_t capacity,
+                                     skein_printf_chunk *prev) {
+  skein_printf_chunk *c = calloc(1, sizeof(*c));
+  if (!c)
     return NULL;
-  /* Zeroed (and, this large, mapped lazily by malloc): a record header
-   * of zeros ends the walk in rt_printf_flush. */
-  buf->data = calloc(1, RT_PRINTF_BUFFER_SIZE);
-  if (!buf->data) {
-    free(buf);
+  c->data = calloc(1, capacity);
+  if (!c->data) {
+    free(c);
     return NULL;
   }
-  buf->capacity = RT_PRINTF_BUFFER_SIZE;
-  return buf;
+  c->capacity = capacity;
+  c->prev = prev;
+  c->seq = prev ? prev->seq + 1 : 0;
+  return c;
+}
+
+/* skein_printf_buffer.grow: blocks double (from RT_PRINTF_FIRST_BLOCK),
+ * so a launch that prints much makes few of them, and stop at
+ * rt_printf_buffer_size() bytes in all. */
+static skein_printf_chunk *grow(skein_printf_buffer *b,
+                                skein_printf_chunk *full, uint64_t bytes) {
+  pf_buffer *pb = (pf_buffer *)b;
+  pthread_mutex_lock(&pb->lock);
+  skein_printf_chunk *c = __atomic_load_n(&b->current, __ATOMIC_RELAXED);
+  if (c == full) {
+    size_t left = rt_printf_buffer_size() - pb->total;
+    size_t want = 2 * full->capacity > bytes ? 2 * full->capacity : bytes;
+    if (want > left)
+      want = left;
+    c = want >= bytes ? chunk_new(want, full) : NULL;
+    if (c) {
+      pb->total += want;
+      /* Release: a thread that reads current sees the block whole. */
+      __atomic_store_n(&b->current, c, __ATOMIC_RELEASE);
+    }
+  }
+  pthread_mutex_unlock(&pb->lock);
+  return c;
+}
+
+skein_printf_buffer *rt_printf_buffer_create(void) {
+  pf_buffer *pb = calloc(1, sizeof(*pb));
+  if (!pb)
+    return NULL;
+  pb->buf.current = chunk_new(RT_PRINTF_FIRST_BLOCK, NULL);
+  if (!pb->buf.current) {
+    free(pb);
+    return NULL;
+  }
+  pb->total = RT_PRINTF_FIRST_BLOCK;
+  pb->buf.grow = grow;
+  pthread_mutex_init(&pb->lock, NULL);
+  return &pb->buf;
 }
 
 /* One argument as the compiler laid it out: kind (i, f, s, p, v),
@@ -312,8 +383,8 @@ static void print_record(FILE *out, const skein_printf_record *r,
 
 /* Where a record sits and how it sorts. */
 typedef struct pf_entry {
-  uint64_t group, local;
-  size_t offset;
+  uint64_t group, local, seq;   /* seq: the block's */
+  const unsigned char *at;
 } pf_entry;
 
 static int entry_cmp(const void *x, const void *y) {
@@ -322,48 +393,56 @@ static int entry_cmp(const void *x, const void *y) {
     return a->group < b->group ? -1 : 1;
   if (a->local != b->local)
     return a->local < b->local ? -1 : 1;
-  return a->offset < b->offset ? -1 : a->offset > b->offset;
+  if (a->seq != b->seq)
+    return a->seq < b->seq ? -1 : 1;
+  return a->at < b->at ? -1 : a->at > b->at;
 }
 
-/* Collects the well-formed records of buf (the walk stops at the first
- * that is not) into a malloc'd array; *n receives their count. Within a
- * group, the buffer order is the program order of each work-item: one
- * thread runs the whole group. */
-static pf_entry *collect(const skein_printf_buffer *buf, size_t *n) {
-  size_t used = buf->used < buf->capacity ? buf->used : buf->capacity;
-  size_t cap = used / sizeof(skein_printf_record) + 1;
-  pf_entry *e = malloc(cap * sizeof(*e));
-  *n = 0;
-  for (size_t off = 0; e && off + sizeof(skein_printf_record) <= used;) {
+/* Appends the well-formed records of block c (the walk stops at the
+ * first that is not) to e (*n of them; room for them all). Within a
+ * group, the order of blocks and of records in a block is the program
+ * order of each work-item: one thread runs the whole group. */
+static void collect(const skein_printf_chunk *c, pf_entry *e, size_t *n) {
+  size_t used = c->used < c->capacity ? c->used : c->capacity;
+  for (size_t off = 0; off + sizeof(skein_printf_record) <= used;) {
     skein_printf_record r;
-    memcpy(&r, buf->data + off, sizeof(r));
+    memcpy(&r, c->data + off, sizeof(r));
     if (r.size < sizeof(r) || r.size % 8 || r.size > used - off ||
         r.arg_size > r.size - sizeof(r))
       break;
-    e[(*n)++] = (pf_entry){r.group, r.local, off};
+    e[(*n)++] = (pf_entry){r.group, r.local, c->seq, c->data + off};
     off += r.size;
   }
-  return e;
 }
 
 void rt_printf_flush(skein_printf_buffer *buf) {
   if (!buf)
     return;
-  size_t n;
-  pf_entry *e = collect(buf, &n);
+  pf_buffer *pb = (pf_buffer *)buf;
+  size_t cap = 0, n = 0;
+  for (skein_printf_chunk *c = buf->current; c; c = c->prev)
+    cap += c->used / sizeof(skein_printf_record) + 1;
+  pf_entry *e = malloc(cap * sizeof(*e));
   if (e) {
+    for (skein_printf_chunk *c = buf->current; c; c = c->prev)
+      collect(c, e, &n);
     qsort(e, n, sizeof(*e), entry_cmp);
     FILE *out = stdout;   /* as it is now: applications may redirect it */
     flockfile(out);
     for (size_t i = 0; i < n; i++) {
       skein_printf_record r;
-      memcpy(&r, buf->data + e[i].offset, sizeof(r));
-      print_record(out, &r, buf->data + e[i].offset + sizeof(r));
+      memcpy(&r, e[i].at, sizeof(r));
+      print_record(out, &r, e[i].at + sizeof(r));
     }
     fflush(out);
     funlockfile(out);
   }
   free(e);
-  free(buf->data);
-  free(buf);
+  for (skein_printf_chunk *c = buf->current, *prev; c; c = prev) {
+    prev = c->prev;
+    free(c->data);
+    free(c);
+  }
+  pthread_mutex_destroy(&pb->lock);
+  free(pb);
 }
