@@ -114,6 +114,8 @@ static cc_status add_kernel(build *b, LLVMValueRef f) {
   if (!cc_kernel_info_fill(b->m, f, b->opts.kernel_arg_info,
                            &b->p->kernels[k]))
     return CC_OUT_OF_MEMORY;
+  if (!cc_kernel_info_check(&b->p->kernels[k], &b->log))
+    return CC_BUILD_FAILED;
   unsigned req = b->p->kernels[k].required_sub_group_size;
   if (req && !cc_sub_group_size_supported(req)) {
     cc_log_printf(&b->log, "error: kernel '%s': intel_reqd_sub_group_size"

@@ -59,6 +59,11 @@ typedef enum cc_arg_kind {
                           (builtins/pipes.h) */
 } cc_arg_kind;
 
+/* The most pipe arguments a kernel may have (CL_DEVICE_MAX_PIPE_ARGS,
+ * the FULL_PROFILE minimum): a kernel with more fails the build
+ * (kernel_info.c), since the spec names no error for it at enqueue. */
+#define CC_MAX_PIPE_ARGS 16u
+
 typedef struct cc_arg_info {
   cc_arg_kind kind;
   size_t size;                 /* bytes clSetKernelArg must be given */

@@ -249,6 +249,10 @@ char *cc_target_features(void);
 bool cc_kernel_info_fill(LLVMModuleRef m, LLVMValueRef kernel,
                          bool want_names, cc_kernel_info *ki);
 void cc_kernel_info_free(cc_kernel_info *ki);
+/* Whether the device can run a kernel of ki's signature: false, with a
+ * log line naming the kernel, if it takes more than CC_MAX_PIPE_ARGS
+ * pipes. */
+bool cc_kernel_info_check(const cc_kernel_info *ki, cc_log *log);
 
 /* Device-side enqueue (device_enqueue.c): marks every block kernel that
  * an enqueue_kernel or get_kernel_* call takes, and replaces the

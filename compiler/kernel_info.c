@@ -244,6 +244,18 @@ bool cc_sub_group_size_supported(unsigned n) {
   return false;
 }
 
+bool cc_kernel_info_check(const cc_kernel_info *ki, cc_log *log) {
+  unsigned pipes = 0;
+  for (unsigned i = 0; i < ki->num_args; i++)
+    pipes += ki->args[i].kind == CC_ARG_PIPE;
+  if (pipes <= CC_MAX_PIPE_ARGS)
+    return true;
+  cc_log_printf(log, "error: kernel '%s' has %u pipe arguments; the device "
+                "takes at most %u (CL_DEVICE_MAX_PIPE_ARGS)\n", ki->name,
+                pipes, CC_MAX_PIPE_ARGS);
+  return false;
+}
+
 void cc_kernel_info_free(cc_kernel_info *ki) {
   for (unsigned i = 0; ki->args && i < ki->num_args; i++) {
     free(ki->args[i].type_name);

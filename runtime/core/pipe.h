@@ -7,6 +7,7 @@
 
 #include "mem.h"
 #include "../../builtins/pipes.h"
+#include "../../compiler/compiler.h"
 
 /* The device's pipe limits (CL_DEVICE_PIPE_MAX_PACKET_SIZE,
  * CL_DEVICE_MAX_PIPE_ARGS, CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS). A
@@ -14,7 +15,7 @@
  * it), so any number may be active: the reported number is a promise
  * that is cheap to keep, not a table size. */
 #define RT_PIPE_MAX_PACKET_SIZE 1024u
-#define RT_PIPE_MAX_ARGS 16u
+#define RT_PIPE_MAX_ARGS CC_MAX_PIPE_ARGS  /* the compiler enforces it */
 #define RT_PIPE_MAX_ACTIVE_RESERVATIONS 1024u
 
 /* True if m is a pipe (a valid cl_mem of type CL_MEM_OBJECT_PIPE). */
