@@ -361,8 +361,11 @@ static void check_versions(void) {
   CHECK_EQ(CL_VERSION_MINOR(nv), minor);
   CHECK(major == 3 && minor == 0);
   free(v);
+  /* 2.0, the highest version whose optional features are all there
+   * (checked below, as CTS compiler opencl_c_versions does); a space
+   * follows the number. */
   v = get_string(CL_DEVICE_OPENCL_C_VERSION);
-  CHECK(strcmp(v, "OpenCL C 1.2 Skein") == 0); /* space after 1.2 */
+  CHECK(strcmp(v, "OpenCL C 2.0 Skein") == 0);
   free(v);
   v = get_string(CL_DEVICE_PROFILE);
   CHECK(strcmp(v, "FULL_PROFILE") == 0);
@@ -395,6 +398,20 @@ static void check_versions(void) {
   n = size / sizeof *feat;
   CHECK_EQ(count_named(feat, n, "__opencl_c_fp64", 3, 0), 1);
   CHECK_EQ(count_named(feat, n, "__opencl_c_int64", 3, 0), 1);
+  static const char *const c20[] = {
+      "__opencl_c_atomic_order_acq_rel", "__opencl_c_atomic_order_seq_cst",
+      "__opencl_c_atomic_scope_device", "__opencl_c_atomic_scope_all_devices",
+      "__opencl_c_device_enqueue", "__opencl_c_generic_address_space",
+      "__opencl_c_pipes", "__opencl_c_program_scope_global_variables",
+      "__opencl_c_work_group_collective_functions"};
+  for (size_t i = 0; i < sizeof c20 / sizeof c20[0]; i++)
+    CHECK_EQ(count_named(feat, n, c20[i], 3, 0), 1);
+  /* Images are optional in 2.0; with them, 2.0 has read-write images and
+   * 3D image writes. */
+  if (count_named(feat, n, "__opencl_c_images", 3, 0)) {
+    CHECK_EQ(count_named(feat, n, "__opencl_c_read_write_images", 3, 0), 1);
+    CHECK_EQ(count_named(feat, n, "__opencl_c_3d_image_writes", 3, 0), 1);
+  }
   free(feat);
   cl_ulong dbl = get_uint(CL_DEVICE_DOUBLE_FP_CONFIG);
   cl_ulong need = CL_FP_FMA | CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |

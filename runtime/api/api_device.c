@@ -167,8 +167,6 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"},
       {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
   };
-  /* Not 2.0: OpenCL C 2.0 makes generic address space, pipes, device
-   * enqueue and program-scope globals mandatory, and Skein lacks them. */
   static const cl_name_version c_versions[] = {
       {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
       {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
@@ -238,10 +236,18 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     RT_INFO_STRING("OpenCL 3.0 Skein");
   case CL_DEVICE_NUMERIC_VERSION:
     RT_INFO_VALUE(cl_version, CL_MAKE_VERSION(3, 0, 0));
-  /* A 3.0 device without every OpenCL C 2.0 feature reports 1.2 here. */
+  /* The highest version all of whose optional features the device has
+   * (API spec, CL_DEVICE_OPENCL_C_VERSION): OpenCL C 2.0's are SVM,
+   * pipes, device-side enqueue, the generic address space, program-scope
+   * globals, the collectives and the acq_rel/seq_cst orders with device
+   * and all-devices scopes, all listed above (images are optional in 2.0
+   * too, so SKEIN_IMAGES=0 changes nothing). 3.0 would be allowed only
+   * while every optional 3.0 feature is on, which SKEIN_IMAGES=0 breaks.
+   * Without -cl-std programs still compile as OpenCL C 1.2, as the spec
+   * asks (compiler/options.c). */
   case CL_DEVICE_OPENCL_C_VERSION:
     /* "OpenCL C<space><major.minor><space><vendor-specific information>" */
-    RT_INFO_STRING("OpenCL C 1.2 Skein");
+    RT_INFO_STRING("OpenCL C 2.0 Skein");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
     RT_INFO_ARRAY(c_versions, sizeof c_versions / sizeof c_versions[0]);
   case CL_DEVICE_OPENCL_C_FEATURES:
