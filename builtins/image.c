@@ -493,7 +493,8 @@ INLINE void store_bits(unsigned char *p, unsigned size, uint32_t v) {
 
 
 INLINE int is_srgb(uint32_t order) {
-  return order == CL_sRGBA || order == CL_sBGRA;
+  return order == CL_sRGBA || order == CL_sBGRA || order == CL_sRGB ||
+         order == CL_sRGBx;
 }
 
 /* One stored channel's bits as a float (normalised integer to float as

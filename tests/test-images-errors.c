@@ -89,10 +89,10 @@ static void create_errors(void) {
              CL_INVALID_IMAGE_FORMAT_DESCRIPTOR);
   /* CL_IMAGE_FORMAT_NOT_SUPPORTED: legal, not implemented or not for the
    * type. */
-  const cl_image_format srgb = {CL_sRGB, CL_UNORM_INT8};
+  const cl_image_format depth24 = {CL_DEPTH, CL_UNORM_INT24};
   const cl_image_format ds = {CL_DEPTH_STENCIL, CL_FLOAT};
   const cl_image_format depth = {CL_DEPTH, CL_FLOAT};
-  CHECK_EQ(create(env.context, 0, &srgb, &d, NULL),
+  CHECK_EQ(create(env.context, 0, &depth24, &d, NULL),
            CL_IMAGE_FORMAT_NOT_SUPPORTED);
   CHECK_EQ(create(env.context, 0, &ds, &d, NULL),
            CL_IMAGE_FORMAT_NOT_SUPPORTED);

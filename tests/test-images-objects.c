@@ -83,8 +83,11 @@ static size_t elem_size(const cl_image_format *f) {
   case CL_RG: case CL_RA: case CL_RGx:
     n = 2;
     break;
+  case CL_sRGB: /* 3 bytes, as the Khronos conformance tests lay it out */
+    n = 3;
+    break;
   case CL_RGBA: case CL_BGRA: case CL_ARGB: case CL_ABGR: case CL_sRGBA:
-  case CL_sBGRA:
+  case CL_sBGRA: case CL_sRGBx: /* r, g, b and a padding byte */
     n = 4;
     break;
   default:
@@ -152,6 +155,8 @@ static void check_formats(void) {
       /* sRGB for every access (cl_khr_srgb_image_writes); depth for 2D
        * images and arrays only. */
       CHECK(listed(list, n, CL_sRGBA, CL_UNORM_INT8));
+      CHECK(listed(list, n, CL_sRGB, CL_UNORM_INT8));
+      CHECK(listed(list, n, CL_sRGBx, CL_UNORM_INT8));
       CHECK_EQ(listed(list, n, CL_DEPTH, CL_FLOAT),
                type == CL_MEM_OBJECT_IMAGE2D ||
                    type == CL_MEM_OBJECT_IMAGE2D_ARRAY);

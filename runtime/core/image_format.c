@@ -122,15 +122,18 @@ rt_format_status rt_format_check(const cl_image_format *f, size_t *elem_size,
   if (!legal)
     return RT_FORMAT_INVALID;
   /* Legal but not implemented: depth/stencil and 24-bit depth (GL
-   * sharing formats), and sRGB / sRGBx, whose 3-byte pixel (the layout
-   * the conformance tests assume) is no power of two while the order
-   * table's 4-channel reading of sRGBx disagrees with them. */
-  if (o == CL_DEPTH_STENCIL || t == CL_UNORM_INT24 || o == CL_sRGB ||
-      o == CL_sRGBx)
+   * sharing formats). */
+  if (o == CL_DEPTH_STENCIL || t == CL_UNORM_INT24)
     return RT_FORMAT_UNSUPPORTED;
   *num_channels = n;
   if (is_packed(t))
     *elem_size = t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 ? 2 : 4;
+  else if (o == CL_sRGBx)
+    /* sRGBx stores r, g, b and a padding byte: 4 bytes a pixel, as the
+     * Khronos conformance tests lay it out (sRGB is 3 bytes, unpadded).
+     * Only its three named channels are read and written; the padding is
+     * left as it is by kernel writes and written 0 by fills. */
+    *elem_size = 4;
   else
     *elem_size = n * skein_channel_bytes(t);
   return RT_FORMAT_OK;
@@ -150,7 +153,7 @@ cl_uint rt_supported_formats(cl_mem_object_type type, cl_mem_flags flags,
       CL_R,     CL_A,        CL_RG,        CL_RA,    CL_RGB,
       CL_RGBA,  CL_BGRA,     CL_ARGB,      CL_ABGR,  CL_INTENSITY,
       CL_LUMINANCE, CL_Rx,   CL_RGx,       CL_RGBx,  CL_DEPTH,
-      CL_sRGBA, CL_sBGRA};
+      CL_sRGBA, CL_sBGRA,    CL_sRGB,      CL_sRGBx};
   static const cl_channel_type types[] = {
       CL_SNORM_INT8,       CL_SNORM_INT16,     CL_UNORM_INT8,
       CL_UNORM_INT16,      CL_UNORM_SHORT_565, CL_UNORM_SHORT_555,
@@ -347,8 +350,9 @@ void rt_format_pack(const cl_image_format *f, const void *fill_color,
                            norm(fc[3], 3.0f, 0, 3)));
     return;
   }
-  size_t cs = size / n;
-  bool srgb_order = o == CL_sRGBA || o == CL_sBGRA;
+  size_t cs = o == CL_sRGBx ? 1 : size / n; /* sRGBx: 3 channels + pad */
+  bool srgb_order = o == CL_sRGBA || o == CL_sBGRA || o == CL_sRGB ||
+                    o == CL_sRGBx;
   for (unsigned i = 0; i < n; i++) {
     int c = source_channel(o, i);
     /* sRGB encodes red, green and blue; alpha stays linear. */
