@@ -40,6 +40,11 @@ static bool is_barrier_like(const char *name) {
     return true;
   if (strcmp(name, "_Z7barrierj") == 0 || strcmp(name, "__skein_yield") == 0)
     return true;
+  /* SPIR-V's named barriers (spirv_lower.c, builtins/named_barrier.c):
+   * the initialisation is a work-group barrier, the wait a sub-group one. */
+  if (strcmp(name, "__spirv_NamedBarrierInitialize") == 0 ||
+      strcmp(name, "__spirv_MemoryNamedBarrier") == 0)
+    return true;
   if (strncmp(name, "_Z", 2) != 0)
     return false;
   name += 2;

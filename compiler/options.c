@@ -71,6 +71,7 @@ static const char *const macro_only[] = {
   "__opencl_c_integer_dot_product_input_4x8bit",
   "__opencl_c_integer_dot_product_input_4x8bit_packed",
   "cl_khr_kernel_clock",
+  "cl_khr_subgroup_named_barrier",
   "__opencl_c_kernel_clock_scope_device",
   "__opencl_c_kernel_clock_scope_work_group",
   "__opencl_c_kernel_clock_scope_sub_group",

@@ -165,6 +165,15 @@ static bool scan(Cutter &c) {
           name.starts_with("__skein_ctx___skein_bounds_") ||
           cc_is_device_enqueue_builtin(name.str().c_str()))
         continue;
+      // Named barriers wait for a count of sub-groups, which no cut
+      // between regions can express (builtins/named_barrier.c).
+      if (name.starts_with("__skein_ctx___spirv_") &&
+          name.contains("NamedBarrier")) {
+        c.why = ("named barrier " + name.drop_front(12) +
+                 ": only fiber mode waits for a count of sub-groups")
+                    .str();
+        return false;
+      }
       if (name == "__skein_ctx___skein_yield") {
         c.why = "a loop waits for another work-item: it yields to the "
                 "other sub-groups (forward_progress.c)";

@@ -70,6 +70,15 @@ uint32_t *cc_il_specialize(const cc_il_module *m,
 cc_status cc_il_translate(const uint32_t *words, size_t num_words,
                           unsigned char **bc, size_t *bc_size, cc_log *log);
 
+/* A malloc'd copy of the num_words words of a module that passed
+ * cc_il_load (*out_words of them) in which the instructions llvm-spirv 15
+ * cannot translate are calls of functions the copy imports from Skein's
+ * library (spirv_lower.c: named barriers, OpReadClockKHR, the atomic
+ * floating-point instructions). NULL if out of memory, or with *why (a
+ * malloc'd reason) if the module uses them in a way Skein cannot call. */
+uint32_t *cc_il_lower(const uint32_t *words, size_t num_words,
+                      size_t *out_words, char **why);
+
 /* Renames m's declarations of builtins, as llvm-spirv mangles them, to
  * the names of Skein's library (spirv_names.c); names the library lacks
  * stay, for the build to report. */

@@ -307,6 +307,9 @@ static const il_entry il_caps[] = {
     {6026, "GroupNonUniformRotateKHR", "cl_khr_subgroup_rotate"},
     {6400, "GroupUniformArithmeticKHR",
      "cl_khr_work_group_uniform_arithmetic"},
+    /* OpNamedBarrierInitialize and OpMemoryNamedBarrier are Skein's own
+     * calls before the translator runs (spirv_lower.c). */
+    {59, "NamedBarrier", "cl_khr_subgroup_named_barrier"},
     /* SPV_INTEL_subgroups: read back as the intel_sub_group_* calls of
      * cl_intel_subgroups (builtins/subgroups_intel*). */
     {5568, "SubgroupShuffleINTEL", "cl_intel_spirv_subgroups"},

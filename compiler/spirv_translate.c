@@ -368,9 +368,18 @@ cc_status cc_il_translate(const uint32_t *words, size_t num_words,
   snprintf(out, sizeof out, "%s/module.bc", dir);
   snprintf(msgs, sizeof msgs, "%s/messages.txt", dir);
   cc_status st = CC_BUILD_FAILED;
-  size_t fixed_words = 0;
-  uint32_t *fixed = rewrite_scalar_nulls(words, num_words, &fixed_words);
-  if (!fixed) {
+  size_t fixed_words = 0, scalar_words = 0;
+  char *why = NULL;
+  uint32_t *scalar = rewrite_scalar_nulls(words, num_words, &scalar_words);
+  /* Then Skein's own translation of what llvm-spirv lacks (spirv_lower.c). */
+  uint32_t *fixed =
+      scalar ? cc_il_lower(scalar, scalar_words, &fixed_words, &why) : NULL;
+  free(scalar);
+  if (why) {
+    cc_log_printf(log, "error: the SPIR-V module has %s, which Skein cannot "
+                  "translate\n", why);
+    free(why);
+  } else if (!fixed) {
     cc_log_printf(log, "error: out of host memory\n");
   } else if (!write_file(in, fixed, fixed_words * 4)) {
     cc_log_printf(log, "error: could not write the SPIR-V module for the "

@@ -510,6 +510,7 @@ static const struct {
     {65, NULL},     /* GroupNonUniformShuffle */
     {66, NULL},     /* GroupNonUniformShuffleRelative */
     {67, NULL},     /* GroupNonUniformClustered */
+    {59, NULL},     /* NamedBarrier (tests/test-spirv-ext.c) */
     {5629, "SPV_KHR_expect_assume"},
     {6017, "SPV_KHR_integer_dot_product"},
     {6018, "SPV_KHR_integer_dot_product"},

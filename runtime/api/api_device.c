@@ -139,8 +139,9 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_linkonce_odr"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_khr_spirv_queries"},
       {CL_MAKE_VERSION(1, 0, 0), "cl_intel_spirv_subgroups"},
+      {CL_MAKE_VERSION(1, 0, 0), "cl_khr_subgroup_named_barrier"},
   };
-  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 5 };
+  enum { NUM_IMAGE_EXTENSIONS = 4, NUM_IL_EXTENSIONS = 6 };
   cl_name_version listed[sizeof extensions / sizeof extensions[0]];
   const size_t num_base = sizeof extensions / sizeof extensions[0] -
                           NUM_IMAGE_EXTENSIONS - NUM_IL_EXTENSIONS;
@@ -312,6 +313,14 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     RT_INFO_VALUE(cl_device_integer_dot_product_acceleration_properties_khr,
                   props);
   }
+  /* cl_khr_subgroup_named_barrier (with SPIR-V): every
+   * OpNamedBarrierInitialize of a module has its own entry in a table
+   * sized for the module (compiler/spirv_lower.c), so this is a floor,
+   * not a limit that is enforced. */
+  case CL_DEVICE_MAX_NAMED_BARRIER_COUNT_KHR:
+    if (!dev->il)
+      return CL_INVALID_VALUE;
+    RT_INFO_VALUE(cl_uint, 64);
   /* cl_khr_kernel_clock (builtins/kernel_clock.cl): every scope reads
    * the time-stamp counter. A work-group (and so a sub-group) runs on
    * one thread; the device scope needs the counter to be one clock

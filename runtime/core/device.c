@@ -83,11 +83,13 @@ static struct _cl_device_id rt_the_device;
   "cl_khr_srgb_image_writes"
 /* Listed while SPIR-V programs can be built (rt_device_init): llvm-spirv
  * 15 translates NoSignedWrap/NoUnsignedWrap and LinkOnceODR linkage;
- * cl_khr_spirv_queries lists what compiler/spirv_module.c accepts. */
+ * cl_khr_spirv_queries lists what compiler/spirv_module.c accepts;
+ * cl_khr_subgroup_named_barrier is SPIR-V's only (compiler/spirv_lower.c,
+ * builtins/named_barrier.c). */
 #define RT_IL_EXTENSIONS                                                   \
   "cl_khr_il_program cl_khr_spirv_no_integer_wrap_decoration "             \
   "cl_khr_spirv_linkonce_odr cl_khr_spirv_queries "                       \
-  "cl_intel_spirv_subgroups"
+  "cl_intel_spirv_subgroups cl_khr_subgroup_named_barrier"
 
 static pthread_once_t rt_device_once = PTHREAD_ONCE_INIT;
 

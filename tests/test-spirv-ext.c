@@ -1,0 +1,180 @@
+/* This file tests the SPIR-V instructions that llvm-spirv 15 cannot
+ * translate and Skein turns into calls of its library before the
+ * translator runs (compiler/spirv_lower.c), from modules assembled at
+ * build time (the .spvasm files of tests/spirv/), against host
+ * references:
+ *   - cl_khr_subgroup_named_barrier: named_barrier.spvasm, two named
+ *     barriers of different counts, one waited on in three phases, data
+ *     exchanged between sub-groups through local memory, in several
+ *     work-group shapes (full and partial sub-groups).
+ * An alarm turns a hang (a barrier that never opens) into a failure. */
+#include "test_util.h"
+
+#include <CL/cl_ext.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <unistd.h>
+
+/* cl_khr_spirv_queries (enums of its header, defined here). */
+#define DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
+
+static test_env env;
+
+static void *read_file(const char *dir, const char *name, size_t *size) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = malloc((size_t)n + 1);
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  *size = (size_t)n;
+  return buf;
+}
+
+/* The program of tests/spirv/<name>, built (exits on failure). */
+static cl_program build_spv(const char *name) {
+  size_t size;
+  void *il = read_file(SKEIN_SPIRV_TEST_DIR, name, &size);
+  if (!il) {
+    fprintf(stderr, "missing %s/%s\n", SKEIN_SPIRV_TEST_DIR, name);
+    exit(1);
+  }
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(env.context, il, size, &err);
+  free(il);
+  REQUIRE_OK(err);
+  err = clBuildProgram(p, 1, &env.device, "", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    static char log[16384];
+    clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG, sizeof log,
+                          log, NULL);
+    fprintf(stderr, "%s: build failed (%d):\n%s\n", name, err, log);
+    exit(1);
+  }
+  return p;
+}
+
+/* Whether the device lists extension ext at version (major, minor). */
+static bool reports(const char *ext, unsigned major, unsigned minor) {
+  char text[8192];
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS, sizeof text,
+                             text, NULL));
+  size_t n = strlen(ext);
+  bool in_string = false;
+  for (const char *p = text; (p = strstr(p, ext)); p += n)
+    in_string |= (p == text || p[-1] == ' ') && (p[n] == ' ' || !p[n]);
+  cl_name_version v[128];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_EXTENSIONS_WITH_VERSION,
+                             sizeof v, v, &size));
+  bool versioned = false;
+  for (size_t i = 0; i < size / sizeof v[0]; i++)
+    versioned |= strcmp(v[i].name, ext) == 0 &&
+                 v[i].version == CL_MAKE_VERSION(major, minor, 0);
+  CHECK(in_string == versioned);
+  return in_string && versioned;
+}
+
+/* named_barrier.spvasm's result for work-item l of a group of n whose
+ * inputs are in[0..n), with sub-groups of s. */
+static uint32_t named_barrier_ref(const uint32_t *in, uint32_t n, uint32_t s,
+                                  uint32_t l) {
+  uint32_t nsg = (n + s - 1) / s;
+  uint32_t y[256];
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t sg = i / s, x = in[(i + s) % n];
+    y[i] = x;
+    if (sg < 2 && nsg >= 2) {
+      uint32_t p = sg == 0 ? i + s : i - s;
+      y[i] = p < n ? in[(p + s) % n] * 3 + p / s + x : x + 7;
+    }
+  }
+  return y[(l + 2 * s) % n] ^ (l / s) << 24;
+}
+
+static void test_named_barrier(void) {
+  CHECK(reports("cl_khr_subgroup_named_barrier", 1, 0));
+  cl_uint max = 0;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_MAX_NAMED_BARRIER_COUNT_KHR,
+                             sizeof max, &max, NULL));
+  CHECK(max >= 8);
+  cl_uint caps[64];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device, DEVICE_SPIRV_CAPABILITIES_KHR,
+                             sizeof caps, caps, &size));
+  bool listed = false;
+  for (size_t i = 0; i < size / sizeof caps[0]; i++)
+    listed |= caps[i] == 59;   /* NamedBarrier */
+  CHECK(listed);
+
+  cl_program p = build_spv("named_barrier.spv");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "named_barrier", &err);
+  REQUIRE_OK(err);
+  /* The kernel's sub-group size: that of a group of 256, which is not
+   * smaller than it. */
+  size_t s = 0, big = 256;
+  REQUIRE_OK(clGetKernelSubGroupInfo(k, env.device,
+                                     CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                     sizeof big, &big, sizeof s, &s, NULL));
+  CHECK(s >= 4 && s <= 64);
+  /* One sub-group (the pair barrier is skipped), two, three, four; a
+   * partial last sub-group; a partial second one; 200. */
+  size_t shapes[] = {s, 2 * s, 3 * s, 4 * s, 3 * s + 5, 2 * s - 1, 200};
+  enum { GROUPS = 3 };
+  for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++) {
+    size_t local = shapes[i], global = local * GROUPS;
+    if (local == 0 || local > 256)
+      continue;
+    uint32_t *in = malloc(global * 4), *out = malloc(global * 4);
+    test_seed(0x5eed + i);
+    for (size_t j = 0; j < global; j++)
+      in[j] = (uint32_t)test_rand() & 0xffffff;
+    cl_mem bufs[2] = {test_buffer(&env, global * 4, NULL),
+                      test_buffer(&env, global * 4, in)};
+    REQUIRE_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &bufs[0]));
+    REQUIRE_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &bufs[1]));
+    REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global,
+                                      &local, 0, NULL, NULL));
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, bufs[0], CL_TRUE, 0,
+                                   global * 4, out, 0, NULL, NULL));
+    int bad = 0;
+    for (size_t j = 0; j < global; j++) {
+      size_t g = j / local;
+      uint32_t want = named_barrier_ref(in + g * local, (uint32_t)local,
+                                        (uint32_t)s, (uint32_t)(j % local));
+      if (out[j] != want && bad++ < 4)
+        fprintf(stderr, "named_barrier local %zu (sub-groups of %zu): "
+                "item %zu is %08x, not %08x\n", local, s, j, out[j], want);
+    }
+    CHECK_EQ(bad, 0);
+    test_release_buffers(bufs, 2);
+    free(in);
+    free(out);
+  }
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
+int main(void) {
+  size_t size;
+  void *probe = read_file(SKEIN_SPIRV_TEST_DIR, "named_barrier.spv", &size);
+  if (!probe) {
+    printf("skipped: no test SPIR-V (spirv-as missing at build time)\n");
+    return 77;
+  }
+  free(probe);
+  alarm(120);   /* a barrier that never opens fails, not hangs */
+  test_setup(&env);
+  test_named_barrier();
+  test_teardown(&env);
+  return test_finish("spirv-ext");
+}
