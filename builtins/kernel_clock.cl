@@ -26,3 +26,13 @@ CLOCK_OVL ulong clock_read_sub_group(void) { return read_tsc(); }
 CLOCK_OVL uint2 clock_read_hilo_device(void) { return hilo(read_tsc()); }
 CLOCK_OVL uint2 clock_read_hilo_work_group(void) { return hilo(read_tsc()); }
 CLOCK_OVL uint2 clock_read_hilo_sub_group(void) { return hilo(read_tsc()); }
+
+/* SPIR-V's OpReadClockKHR (SPV_KHR_shader_clock), which
+ * compiler/spirv_lower.c turns into a call of this with the
+ * instruction's scope (Device 1, Workgroup 2, Subgroup 3), and a bitcast
+ * to two 32-bit integers for the vector form: the same counter. Not
+ * overloadable: the SPIR-V module imports it by this name. */
+ulong __skein_spirv_read_clock(uint scope) {
+  (void)scope;
+  return read_tsc();
+}

@@ -310,6 +310,8 @@ static const il_entry il_caps[] = {
     /* OpNamedBarrierInitialize and OpMemoryNamedBarrier are Skein's own
      * calls before the translator runs (spirv_lower.c). */
     {59, "NamedBarrier", "cl_khr_subgroup_named_barrier"},
+    /* OpReadClockKHR, likewise. */
+    {5055, "ShaderClockKHR", "cl_khr_kernel_clock"},
     /* SPV_INTEL_subgroups: read back as the intel_sub_group_* calls of
      * cl_intel_subgroups (builtins/subgroups_intel*). */
     {5568, "SubgroupShuffleINTEL", "cl_intel_spirv_subgroups"},
@@ -327,6 +329,7 @@ static const il_entry il_extensions[] = {
     {0, "SPV_KHR_uniform_group_instructions",
      "cl_khr_work_group_uniform_arithmetic"},
     {0, "SPV_INTEL_subgroups", "cl_intel_spirv_subgroups"},
+    {0, "SPV_KHR_shader_clock", "cl_khr_kernel_clock"},
 };
 
 /* OpenCL.DebugInfo.100 is what clang -g and llvm-spirv write; the

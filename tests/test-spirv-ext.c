@@ -6,7 +6,10 @@
  *   - cl_khr_subgroup_named_barrier: named_barrier.spvasm, two named
  *     barriers of different counts, one waited on in three phases, data
  *     exchanged between sub-groups through local memory, in several
- *     work-group shapes (full and partial sub-groups).
+ *     work-group shapes (full and partial sub-groups);
+ *   - cl_khr_kernel_clock: clock.spvasm, OpReadClockKHR at Device,
+ *     Workgroup and Subgroup scope and in its two-32-bit-integer form, in
+ *     program order and across launches.
  * An alarm turns a hang (a barrier that never opens) into a failure. */
 #include "test_util.h"
 
@@ -16,6 +19,7 @@
 #include <unistd.h>
 
 /* cl_khr_spirv_queries (enums of its header, defined here). */
+#define DEVICE_SPIRV_EXTENSIONS_KHR 0x12BA
 #define DEVICE_SPIRV_CAPABILITIES_KHR 0x12BB
 
 static test_env env;
@@ -164,6 +168,78 @@ static void test_named_barrier(void) {
   clReleaseProgram(p);
 }
 
+/* Whether the SPIR-V extension name and capability cap are listed by
+ * cl_khr_spirv_queries. */
+static bool spirv_lists(const char *name, cl_uint cap) {
+  const char *names[64];
+  size_t size;
+  REQUIRE_OK(clGetDeviceInfo(env.device, DEVICE_SPIRV_EXTENSIONS_KHR,
+                             sizeof names, names, &size));
+  bool ext = false;
+  for (size_t i = 0; i < size / sizeof names[0]; i++)
+    ext |= strcmp(names[i], name) == 0;
+  cl_uint caps[64];
+  REQUIRE_OK(clGetDeviceInfo(env.device, DEVICE_SPIRV_CAPABILITIES_KHR,
+                             sizeof caps, caps, &size));
+  bool listed = false;
+  for (size_t i = 0; i < size / sizeof caps[0]; i++)
+    listed |= caps[i] == cap;
+  return ext && listed;
+}
+
+/* Runs kernel k over global work-items in groups of local (0: Skein's
+ * choice) and waits. */
+static void run(cl_kernel k, size_t global, size_t local) {
+  REQUIRE_OK(clEnqueueNDRangeKernel(env.queue, k, 1, NULL, &global,
+                                    local ? &local : NULL, 0, NULL, NULL));
+  REQUIRE_OK(clFinish(env.queue));
+}
+
+/* clock.spvasm twice: every work-item's five reads are non-zero and in
+ * program order, whatever the scope, and every read of the second launch
+ * comes after every read of the first (Device scope). */
+static void test_kernel_clock(void) {
+  CHECK(reports("cl_khr_kernel_clock", 1, 0));
+  CHECK(spirv_lists("SPV_KHR_shader_clock", 5055 /* ShaderClockKHR */));
+  cl_program p = build_spv("clock.spv");
+  cl_int err;
+  cl_kernel k = clCreateKernel(p, "clock", &err);
+  REQUIRE_OK(err);
+  enum { N = 512 };
+  cl_ulong *t = malloc(2 * N * 5 * sizeof *t);
+  cl_mem buf = test_buffer(&env, N * 5 * sizeof *t, NULL);
+  REQUIRE_OK(clSetKernelArg(k, 0, sizeof buf, &buf));
+  for (int launch = 0; launch < 2; launch++) {
+    run(k, N, launch ? 64 : 0);
+    REQUIRE_OK(clEnqueueReadBuffer(env.queue, buf, CL_TRUE, 0,
+                                   N * 5 * sizeof *t, t + launch * N * 5, 0,
+                                   NULL, NULL));
+  }
+  int bad = 0;
+  cl_ulong first_max = 0, second_min = ~(cl_ulong)0;
+  for (int i = 0; i < 2 * N; i++) {
+    const cl_ulong *r = t + i * 5;
+    bool ok = r[0] != 0;
+    for (int j = 1; j < 5; j++)
+      ok &= r[j - 1] <= r[j];
+    if (!ok && bad++ < 4)
+      fprintf(stderr, "clock: work-item %d read %llu %llu %llu %llu %llu\n",
+              i % N, (unsigned long long)r[0], (unsigned long long)r[1],
+              (unsigned long long)r[2], (unsigned long long)r[3],
+              (unsigned long long)r[4]);
+    if (i < N && r[4] > first_max)
+      first_max = r[4];
+    if (i >= N && r[0] < second_min)
+      second_min = r[0];
+  }
+  CHECK_EQ(bad, 0);
+  CHECK(first_max < second_min);
+  clReleaseMemObject(buf);
+  free(t);
+  clReleaseKernel(k);
+  clReleaseProgram(p);
+}
+
 int main(void) {
   size_t size;
   void *probe = read_file(SKEIN_SPIRV_TEST_DIR, "named_barrier.spv", &size);
@@ -175,6 +251,7 @@ int main(void) {
   alarm(120);   /* a barrier that never opens fails, not hangs */
   test_setup(&env);
   test_named_barrier();
+  test_kernel_clock();
   test_teardown(&env);
   return test_finish("spirv-ext");
 }

@@ -511,6 +511,7 @@ static const struct {
     {66, NULL},     /* GroupNonUniformShuffleRelative */
     {67, NULL},     /* GroupNonUniformClustered */
     {59, NULL},     /* NamedBarrier (tests/test-spirv-ext.c) */
+    {5055, "SPV_KHR_shader_clock"},   /* ShaderClockKHR (likewise) */
     {5629, "SPV_KHR_expect_assume"},
     {6017, "SPV_KHR_integer_dot_product"},
     {6018, "SPV_KHR_integer_dot_product"},
@@ -527,7 +528,8 @@ static const char *const listed_exts[] = {
     "SPV_KHR_bit_instructions", "SPV_KHR_expect_assume",
     "SPV_KHR_integer_dot_product",
     "SPV_KHR_subgroup_rotate",
-    "SPV_KHR_uniform_group_instructions", "SPV_INTEL_subgroups"};
+    "SPV_KHR_uniform_group_instructions", "SPV_INTEL_subgroups",
+    "SPV_KHR_shader_clock"};
 static const char *const listed_sets[] = {"OpenCL.std",
                                           "OpenCL.DebugInfo.100"};
 
