@@ -13,7 +13,10 @@
  * CL_DEVICE_MAX_ON_DEVICE_*). A queue of size bytes holds size /
  * RT_DQ_COMMAND_BYTES commands not yet run; more make enqueue_kernel
  * return CLK_DEVICE_QUEUE_FULL. */
-#define RT_DQ_PREFERRED_SIZE (256u * 1024)
+/* 2 MiB: 32768 pending children, so that one child per work-item of
+ * a 16384-item launch fits (the CTS command_buffer device_enqueue test
+ * makes that many in a default-size queue; 256 KiB held 4096). */
+#define RT_DQ_PREFERRED_SIZE (2u * 1024 * 1024)
 #define RT_DQ_MAX_SIZE (8u * 1024 * 1024)
 #define RT_DQ_COMMAND_BYTES 64u
 #define RT_DQ_MAX_QUEUES 4u
