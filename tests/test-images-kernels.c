@@ -1759,16 +1759,19 @@ static void test_pitches(void) {
  * must give code / scale exactly, at least -1 for the signed types) and
  * written back from its own value and from the value halfway to the next
  * code (write_imagef must round to nearest even and saturate), in R
- * (R UNORM_INT8 is one of the versioned formats) and RG (the generic
- * path, the code in both channels). wide: the 16-bit types too (only in
+ * and RGBA (R and RGBA UNORM_INT8 are versioned formats, whose reads
+ * multiply by a double reciprocal: exact only as checked here) and RG
+ * (the generic path, the code in every channel). wide: the 16-bit types too (only in
  * the default mode, to keep the test short; the conversion code is the
  * same in every mode). */
 static void test_exhaustive_norm(bool wide) {
   static const cl_channel_type types[] = {CL_UNORM_INT8, CL_SNORM_INT8,
                                           CL_UNORM_INT16, CL_SNORM_INT16};
-  static const cl_channel_order orders[] = {CL_R, CL_RG};
+  /* RGBA: the inline conversion of the versioned loops (UNORM_INT8);
+   * R and RG: the out-of-line one. */
+  static const cl_channel_order orders[] = {CL_R, CL_RG, CL_RGBA};
   for (size_t ti = 0; ti < (wide ? 4u : 2u); ti++)
-    for (size_t oi = 0; oi < 2; oi++) {
+    for (size_t oi = 0; oi < 3; oi++) {
       fmt f = {orders[oi], types[ti], FLOATS};
       int nb = type_bytes(f.type), nc = fmt_channels(&f);
       size_t codes = (size_t)1 << (8 * nb), w = 256, h = codes / w;
@@ -1792,7 +1795,10 @@ static void test_exhaustive_norm(bool wide) {
       int bad = 0;
       for (size_t i = 0; i < codes; i++) {
         float want = ref_to_float(f.type, (uint32_t)i);
-        if ((v[i][0] != want || (nc == 2 && v[i][1] != want)) && bad++ < 3)
+        int wrong = 0;
+        for (int c = 0; c < nc; c++)
+          wrong += v[i][c] != want;
+        if (wrong && bad++ < 3)
           fprintf(stderr, "read %#x/%#x code %#zx: %a, want %a\n", f.order,
                   f.type, i, v[i][0], want);
       }
