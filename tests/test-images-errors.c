@@ -594,6 +594,153 @@ static void command_errors(void) {
     REQUIRE_OK(clReleaseMemObject(all[i]));
 }
 
+/* Every image type against every command that takes an origin and a
+ * region: a table of origins and regions, each either inside the image
+ * (CL_SUCCESS, so that the table can fail both ways) or not
+ * (CL_INVALID_VALUE: past an edge in x, y or z, a region of 0, an origin
+ * or region in a dimension the type lacks). Each command takes the image
+ * on the side under test and a twin (or a buffer) on the other. */
+typedef struct region_case {
+  size_t o[3], r[3];
+  int ok;
+} region_case;
+
+static void region_errors(void) {
+  static const struct {
+    cl_image_desc d;
+    size_t lim[3]; /* the API region of the whole image */
+  } types[] = {
+      {{CL_MEM_OBJECT_IMAGE1D, 8, 0, 0, 0, 0, 0, 0, 0, {NULL}}, {8, 1, 1}},
+      {{CL_MEM_OBJECT_IMAGE1D_BUFFER, 8, 0, 0, 0, 0, 0, 0, 0, {NULL}},
+       {8, 1, 1}},
+      {{CL_MEM_OBJECT_IMAGE1D_ARRAY, 8, 0, 0, 3, 0, 0, 0, 0, {NULL}},
+       {8, 3, 1}},
+      {{CL_MEM_OBJECT_IMAGE2D, 8, 5, 0, 0, 0, 0, 0, 0, {NULL}}, {8, 5, 1}},
+      {{CL_MEM_OBJECT_IMAGE2D_ARRAY, 8, 5, 0, 3, 0, 0, 0, 0, {NULL}},
+       {8, 5, 3}},
+      {{CL_MEM_OBJECT_IMAGE3D, 8, 5, 4, 0, 0, 0, 0, 0, {NULL}}, {8, 5, 4}},
+  };
+  cl_int err;
+  cl_mem big = buffer(0, 8 * 5 * 4 * 4, NULL);
+  unsigned char host[8 * 5 * 4 * 4];
+  const float colour[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+  const size_t zero[3] = {0, 0, 0};
+  for (size_t t = 0; t < sizeof types / sizeof types[0]; t++) {
+    const size_t *lim = types[t].lim;
+    cl_image_desc d = types[t].d;
+    cl_mem backing[2] = {NULL, NULL}, img[2];
+    for (int i = 0; i < 2; i++) {
+      if (d.image_type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+        backing[i] = buffer(0, 8 * 4, NULL);
+        d.buffer = backing[i];
+      }
+      img[i] = clCreateImage(env.context, 0, &rgba8, &d, NULL, &err);
+      REQUIRE_OK(err);
+    }
+    region_case cases[32];
+    size_t n = 0;
+    cases[n++] = (region_case){{0, 0, 0}, {lim[0], lim[1], lim[2]}, 1};
+    cases[n++] = (region_case){{lim[0] - 1, lim[1] - 1, lim[2] - 1},
+                               {1, 1, 1}, 1};
+    for (int k = 0; k < 3; k++) {
+      region_case c = {{0, 0, 0}, {1, 1, 1}, 0};
+      c.o[k] = lim[k]; /* origin past the edge (or a missing dimension) */
+      cases[n++] = c;
+      c.o[k] = 0, c.r[k] = lim[k] + 1; /* region past the edge */
+      cases[n++] = c;
+      c.r[k] = 0; /* a region of 0 */
+      cases[n++] = c;
+      c.o[k] = 1, c.r[k] = lim[k]; /* a whole extent from 1 */
+      cases[n++] = c;
+      c.o[k] = (size_t)-1, c.r[k] = 2; /* origin + region wraps around */
+      cases[n++] = c;
+    }
+    for (size_t i = 0; i < n; i++) {
+      const region_case *c = &cases[i];
+      cl_int want = c->ok ? CL_SUCCESS : CL_INVALID_VALUE;
+      cl_int got[7];
+      got[0] = clEnqueueReadImage(env.queue, img[0], CL_TRUE, c->o, c->r, 0, 0,
+                                  host, 0, NULL, NULL);
+      got[1] = clEnqueueWriteImage(env.queue, img[0], CL_TRUE, c->o, c->r, 0,
+                                   0, host, 0, NULL, NULL);
+      got[2] = clEnqueueFillImage(env.queue, img[0], colour, c->o, c->r, 0,
+                                  NULL, NULL);
+      got[3] = clEnqueueCopyImage(env.queue, img[0], img[1], c->o, zero, c->r,
+                                  0, NULL, NULL);
+      got[4] = clEnqueueCopyImage(env.queue, img[1], img[0], zero, c->o, c->r,
+                                  0, NULL, NULL);
+      got[5] = clEnqueueCopyImageToBuffer(env.queue, img[0], big, c->o, c->r,
+                                          0, 0, NULL, NULL);
+      got[6] = clEnqueueCopyBufferToImage(env.queue, big, img[0], 0, c->o,
+                                          c->r, 0, NULL, NULL);
+      /* A copy whose region fits the image under test but starts at the
+       * other's origin 0 fits the twin too (the same size). */
+      for (int j = 0; j < 7; j++)
+        if (got[j] != want) {
+          fprintf(stderr,
+                  "type %#x command %d origin (%zu %zu %zu) region (%zu %zu "
+                  "%zu): %d, want %d\n",
+                  (unsigned)d.image_type, j, c->o[0], c->o[1], c->o[2],
+                  c->r[0], c->r[1], c->r[2], got[j], want);
+          test_failures++;
+        }
+      size_t row, slice;
+      void *p = clEnqueueMapImage(env.queue, img[0], CL_TRUE, CL_MAP_READ,
+                                  c->o, c->r, &row, &slice, 0, NULL, NULL,
+                                  &err);
+      CHECK_EQ(err, want);
+      CHECK((p != NULL) == (want == CL_SUCCESS));
+      if (p)
+        REQUIRE_OK(clEnqueueUnmapMemObject(env.queue, img[0], p, 0, NULL,
+                                           NULL));
+    }
+    REQUIRE_OK(clFinish(env.queue));
+    for (int i = 0; i < 2; i++) {
+      REQUIRE_OK(clReleaseMemObject(img[i]));
+      if (backing[i])
+        REQUIRE_OK(clReleaseMemObject(backing[i]));
+    }
+  }
+  /* Copies between types: the region must fit both images (a 2D image
+   * into a 3D one takes region[2] = 1; a 3D region of depth 2 does not
+   * fit a 2D image). */
+  cl_mem i2 = clCreateImage(env.context, 0, &rgba8, &types[3].d, NULL, &err);
+  REQUIRE_OK(err);
+  cl_mem i3 = clCreateImage(env.context, 0, &rgba8, &types[5].d, NULL, &err);
+  REQUIRE_OK(err);
+  const size_t r2[3] = {8, 5, 1}, r3[3] = {8, 5, 2}, o1[3] = {0, 0, 3};
+  CHECK_EQ(clEnqueueCopyImage(env.queue, i2, i3, zero, o1, r2, 0, NULL, NULL),
+           CL_SUCCESS);
+  CHECK_EQ(clEnqueueCopyImage(env.queue, i3, i2, o1, zero, r2, 0, NULL, NULL),
+           CL_SUCCESS);
+  CHECK_EQ(clEnqueueCopyImage(env.queue, i3, i2, zero, zero, r3, 0, NULL,
+                              NULL),
+           CL_INVALID_VALUE);
+  CHECK_EQ(clEnqueueCopyImage(env.queue, i2, i3, zero, o1, r3, 0, NULL, NULL),
+           CL_INVALID_VALUE);
+  /* The buffer side of image <-> buffer copies: the region's bytes from
+   * the offset must lie inside the buffer. */
+  size_t bytes = 8 * 5 * 2 * 4;
+  CHECK_EQ(clEnqueueCopyImageToBuffer(env.queue, i3, big, zero, r3,
+                                      8 * 5 * 4 * 4 - bytes, 0, NULL, NULL),
+           CL_SUCCESS);
+  CHECK_EQ(clEnqueueCopyImageToBuffer(env.queue, i3, big, zero, r3,
+                                      8 * 5 * 4 * 4 - bytes + 1, 0, NULL,
+                                      NULL),
+           CL_INVALID_VALUE);
+  CHECK_EQ(clEnqueueCopyBufferToImage(env.queue, big, i3,
+                                      8 * 5 * 4 * 4 - bytes + 4, zero, r3, 0,
+                                      NULL, NULL),
+           CL_INVALID_VALUE);
+  CHECK_EQ(clEnqueueCopyBufferToImage(env.queue, big, i3, (size_t)-4, zero,
+                                      r2, 0, NULL, NULL),
+           CL_INVALID_VALUE);
+  REQUIRE_OK(clFinish(env.queue));
+  REQUIRE_OK(clReleaseMemObject(i2));
+  REQUIRE_OK(clReleaseMemObject(i3));
+  REQUIRE_OK(clReleaseMemObject(big));
+}
+
 static void sampler_errors(void) {
   cl_int err = 1;
   CHECK(clCreateSampler(NULL, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_NEAREST,
@@ -617,12 +764,31 @@ static void sampler_errors(void) {
                                              0};
   const cl_sampler_properties bad_bool[] = {CL_SAMPLER_NORMALIZED_COORDS,
                                             ((cl_ulong)1 << 33) | 1, 0};
-  const cl_sampler_properties *bad[] = {unknown, twice, bad_value, bad_bool};
-  for (int i = 0; i < 4; i++) {
+  /* The mipmap properties (cl_khr_mipmap_image, not supported). */
+  const cl_sampler_properties mip[] = {0x1155 /* MIP_FILTER_MODE_KHR */,
+                                       CL_FILTER_NEAREST, 0};
+  const cl_sampler_properties lod[] = {0x1156 /* LOD_MIN_KHR */, 0, 0};
+  const cl_sampler_properties bad_filter[] = {CL_SAMPLER_FILTER_MODE,
+                                              0x1234, 0};
+  const cl_sampler_properties two[] = {CL_SAMPLER_NORMALIZED_COORDS, 2, 0};
+  const cl_sampler_properties twice_late[] = {
+      CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE, CL_SAMPLER_ADDRESSING_MODE,
+      CL_ADDRESS_REPEAT, CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE, 0};
+  const cl_sampler_properties *bad[] = {unknown, twice,      bad_value,
+                                        bad_bool, mip,       lod,
+                                        bad_filter, two,     twice_late};
+  for (int i = 0; i < 9; i++) {
     err = 1;
     CHECK(clCreateSamplerWithProperties(env.context, bad[i], &err) == NULL);
     CHECK_EQ(err, CL_INVALID_VALUE);
   }
+  /* Every property once, in any order, is fine. */
+  const cl_sampler_properties all[] = {
+      CL_SAMPLER_FILTER_MODE, CL_FILTER_LINEAR, CL_SAMPLER_ADDRESSING_MODE,
+      CL_ADDRESS_MIRRORED_REPEAT, CL_SAMPLER_NORMALIZED_COORDS, CL_TRUE, 0};
+  cl_sampler good = clCreateSamplerWithProperties(env.context, all, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clReleaseSampler(good));
   CHECK(clCreateSamplerWithProperties(NULL, NULL, &err) == NULL);
   CHECK_EQ(err, CL_INVALID_CONTEXT);
   cl_sampler not_one = (cl_sampler)env.context;
@@ -658,6 +824,7 @@ int main(void) {
   create_errors();
   query_errors();
   command_errors();
+  region_errors();
   sampler_errors();
   REQUIRE_OK(clReleaseCommandQueue(other_queue));
   REQUIRE_OK(clReleaseContext(other_ctx));
