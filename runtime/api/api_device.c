@@ -233,10 +233,12 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     RT_INFO_STRING(RT_DRIVER_VERSION);
   case CL_DEVICE_PROFILE:
     RT_INFO_STRING("FULL_PROFILE");
+  /* 3.0 until every 3.1 requirement is met (docs/opencl-3.1.md). */
   case CL_DEVICE_VERSION:
-    RT_INFO_STRING("OpenCL 3.0 Skein");
+    RT_INFO_STRING(rt_opencl_3_1() ? "OpenCL 3.1 Skein" : "OpenCL 3.0 Skein");
   case CL_DEVICE_NUMERIC_VERSION:
-    RT_INFO_VALUE(cl_version, CL_MAKE_VERSION(3, 0, 0));
+    RT_INFO_VALUE(cl_version, rt_opencl_3_1() ? CL_MAKE_VERSION(3, 1, 0)
+                                              : CL_MAKE_VERSION(3, 0, 0));
   /* The highest version all of whose optional features the device has
    * (API spec, CL_DEVICE_OPENCL_C_VERSION): OpenCL C 2.0's are SVM,
    * pipes, device-side enqueue, the generic address space, program-scope

@@ -198,8 +198,9 @@ static cl_int check_arg(const cc_arg_info *ai, size_t arg_size,
     return check_mem_arg(ai, arg_size, arg_value, mem);
   case CC_ARG_LOCAL:
     /* CL_INVALID_ARG_SIZE if arg_size is zero and the argument is
-     * declared with the local qualifier. */
-    RT_RETURN_IF(arg_size == 0, CL_INVALID_ARG_SIZE);
+     * declared with the local qualifier (before OpenCL 3.1; from 3.1 a
+     * size of 0 allocates no local memory). */
+    RT_RETURN_IF(arg_size == 0 && !rt_opencl_3_1(), CL_INVALID_ARG_SIZE);
     /* CL_INVALID_ARG_VALUE if arg_value is not NULL for an argument
      * declared with the local qualifier. */
     RT_RETURN_IF(arg_value != NULL, CL_INVALID_ARG_VALUE);

@@ -211,6 +211,21 @@ static void rt_device_init(void) {
   d->caps.max_cl_c_version = 300;
 }
 
+bool rt_opencl_3_1(void) {
+  /* Missing for 3.1: OpenCL C 3.1 (Clang 19 rejects -cl-std=CL3.1),
+   * SPIR-V 1.4 (llvm-spirv 15), the core clGetKernelSuggestedLocalWorkSize
+   * entry point (no dispatch-table slot). Any thread may read the
+   * variable first: all get the same answer. */
+  static _Atomic int forced = -1;
+  int f = atomic_load_explicit(&forced, memory_order_relaxed);
+  if (f < 0) {
+    const char *v = getenv("SKEIN_OPENCL_3_1");
+    f = v && strcmp(v, "1") == 0;
+    atomic_store_explicit(&forced, f, memory_order_relaxed);
+  }
+  return f;
+}
+
 /* Returns the CPU device, gathering its properties on first use (which
  * also starts the scheduler's worker pool). Thread-safe; the device lives
  * as long as the library and is never freed. */
