@@ -87,6 +87,7 @@ typedef struct lower {
   bool has_linkage;
   uint32_t nb_type;           /* OpTypeNamedBarrier's id, or 0 */
   unsigned nb_inits;          /* OpNamedBarrierInitialize count */
+  bool nb_waits;              /* an OpMemoryNamedBarrier */
   uint32_t nb_len, nb_array, nb_array_ptr, nb_table, nb_first_index;
   uint32_t nb_struct;         /* what the barrier type points at */
   import imports[MAX_IMPORTS];
@@ -283,6 +284,8 @@ static bool scan(lower *l, char **why) {
       l->has_linkage = true;
     if (op == OP_NAMED_BARRIER_INITIALIZE)
       l->nb_inits++;
+    if (op == OP_MEMORY_NAMED_BARRIER)
+      l->nb_waits = true;
     if (op == OP_READ_CLOCK_KHR && n >= 3) {
       /* A 64-bit integer, or two 32-bit ones: the 64-bit read, bitcast
        * (low bits first, as the extension orders them). */
@@ -300,21 +303,15 @@ static bool scan(lower *l, char **why) {
       return fail(why, "a malformed atomic floating-point instruction");
     at += count;
   }
-  if (l->nb_inits || l->nb_type) {
-    for (size_t at = 5; at < l->num_words;) {
-      uint32_t count = l->w[at] >> 16, op = l->w[at] & 0xffffu;
-      if (op == OP_MEMORY_NAMED_BARRIER) {
-        uint32_t params[3] = {l->nb_type, l->u32, l->u32};
-        if (!need_import(l, "__spirv_MemoryNamedBarrier", l->void_type,
-                         params, 3))
-          return fail(why, "too many imported functions");
-        break;
-      }
-      at += count;
-    }
+  if (l->nb_inits || l->nb_waits || l->nb_type) {
+    /* (Checked here, before the validator has seen the module.) */
     if (!l->nb_type || !l->u32 || !l->void_type)
       return fail(why, "named barriers without OpTypeNamedBarrier or a "
                   "32-bit integer type");
+    uint32_t params[3] = {l->nb_type, l->u32, l->u32};
+    if (l->nb_waits && !need_import(l, "__spirv_MemoryNamedBarrier",
+                                    l->void_type, params, 3))
+      return fail(why, "too many imported functions");
     l->nb_struct = l->next_id++;
   }
   if (l->nb_inits) {
