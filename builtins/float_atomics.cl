@@ -125,3 +125,56 @@
 SKF_SPACE(__global)
 SKF_SPACE(__local)
 SKF_SPACE(__generic)
+
+/* SPIR-V's OpAtomicFAddEXT, OpAtomicFMinEXT and OpAtomicFMaxEXT
+ * (SPV_EXT_shader_atomic_float_add, _float16_add, _float_min_max), which
+ * compiler/spirv_lower.c turns into calls of these with the
+ * instruction's operands: the pointer, the SPIR-V memory scope, the
+ * memory semantics and the value. llvm-spirv 15 would read them back as
+ * OpenCL 1.x-style calls without either. Semantics: Acquire 0x2, Release
+ * 0x4, AcquireRelease 0x8, SequentiallyConsistent 0x10, none relaxed (the
+ * storage-class bits say which memory, which a CPU orders alike). Scopes:
+ * CrossDevice 0, Device 1, Workgroup 2, Subgroup 3, Invocation 4. */
+static memory_order skf_spirv_order(uint semantics) {
+  return (semantics & 0x10)  ? memory_order_seq_cst
+         : (semantics & 0x8) ? memory_order_acq_rel
+         : (semantics & 0x6) == 0x6 ? memory_order_acq_rel
+         : (semantics & 0x4) ? memory_order_release
+         : (semantics & 0x2) ? memory_order_acquire
+                             : memory_order_relaxed;
+}
+
+static memory_scope skf_spirv_scope(uint scope) {
+  switch (scope) {
+  case 0:
+    return (memory_scope)__OPENCL_MEMORY_SCOPE_ALL_SVM_DEVICES;
+  case 2:
+    return (memory_scope)__OPENCL_MEMORY_SCOPE_WORK_GROUP;
+  case 3:
+    return (memory_scope)__OPENCL_MEMORY_SCOPE_SUB_GROUP;
+  case 4:
+    return (memory_scope)__OPENCL_MEMORY_SCOPE_WORK_ITEM;
+  default:
+    return (memory_scope)__OPENCL_MEMORY_SCOPE_DEVICE;
+  }
+}
+
+#define SKF_SPIRV(OP, FN, A, T, W, AS, SPACE)                                \
+  __attribute__((always_inline)) T                                           \
+      __skein_spirv_atomic_f##OP##_f##W##_##SPACE(                            \
+          volatile AS A *p, uint scope, uint semantics, T v) {               \
+    return atomic_fetch_##FN##_explicit(p, v, skf_spirv_order(semantics),   \
+                                        skf_spirv_scope(scope));             \
+  }
+#define SKF_SPIRV_TYPE(A, T, W, AS, SPACE)                                   \
+  SKF_SPIRV(add, add, A, T, W, AS, SPACE)                                    \
+  SKF_SPIRV(min, min, A, T, W, AS, SPACE)                                    \
+  SKF_SPIRV(max, max, A, T, W, AS, SPACE)
+#define SKF_SPIRV_SPACE(AS, SPACE)                                           \
+  SKF_SPIRV_TYPE(atomic_half, half, 16, AS, SPACE)                           \
+  SKF_SPIRV_TYPE(atomic_float, float, 32, AS, SPACE)                         \
+  SKF_SPIRV_TYPE(atomic_double, double, 64, AS, SPACE)
+
+SKF_SPIRV_SPACE(__global, global)
+SKF_SPIRV_SPACE(__local, local)
+SKF_SPIRV_SPACE(__generic, generic)

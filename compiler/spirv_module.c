@@ -312,6 +312,14 @@ static const il_entry il_caps[] = {
     {59, "NamedBarrier", "cl_khr_subgroup_named_barrier"},
     /* OpReadClockKHR, likewise. */
     {5055, "ShaderClockKHR", "cl_khr_kernel_clock"},
+    /* OpAtomicFAddEXT, OpAtomicFMinEXT, OpAtomicFMaxEXT, likewise (the
+     * device has add and min/max of all three types, global and local). */
+    {6033, "AtomicFloat32AddEXT", "cl_ext_float_atomics"},
+    {6034, "AtomicFloat64AddEXT", "cl_ext_float_atomics"},
+    {6095, "AtomicFloat16AddEXT", "cl_ext_float_atomics"},
+    {5612, "AtomicFloat32MinMaxEXT", "cl_ext_float_atomics"},
+    {5613, "AtomicFloat64MinMaxEXT", "cl_ext_float_atomics"},
+    {5616, "AtomicFloat16MinMaxEXT", "cl_ext_float_atomics"},
     /* SPV_INTEL_subgroups: read back as the intel_sub_group_* calls of
      * cl_intel_subgroups (builtins/subgroups_intel*). */
     {5568, "SubgroupShuffleINTEL", "cl_intel_spirv_subgroups"},
@@ -330,6 +338,9 @@ static const il_entry il_extensions[] = {
      "cl_khr_work_group_uniform_arithmetic"},
     {0, "SPV_INTEL_subgroups", "cl_intel_spirv_subgroups"},
     {0, "SPV_KHR_shader_clock", "cl_khr_kernel_clock"},
+    {0, "SPV_EXT_shader_atomic_float_add", "cl_ext_float_atomics"},
+    {0, "SPV_EXT_shader_atomic_float16_add", "cl_ext_float_atomics"},
+    {0, "SPV_EXT_shader_atomic_float_min_max", "cl_ext_float_atomics"},
 };
 
 /* OpenCL.DebugInfo.100 is what clang -g and llvm-spirv write; the

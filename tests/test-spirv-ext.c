@@ -9,12 +9,18 @@
  *     work-group shapes (full and partial sub-groups);
  *   - cl_khr_kernel_clock: clock.spvasm, OpReadClockKHR at Device,
  *     Workgroup and Subgroup scope and in its two-32-bit-integer form, in
- *     program order and across launches.
+ *     program order and across launches;
+ *   - cl_ext_float_atomics: float_atomics.spvasm, OpAtomicFAddEXT,
+ *     OpAtomicFMinEXT and OpAtomicFMaxEXT on half, float and double in
+ *     global, local and generic memory: exact sums of small integers,
+ *     min/max that ignore NaN operands, and the values each returned;
+ *     float_atomic_private.spvasm, one on private memory, fails the build.
  * An alarm turns a hang (a barrier that never opens) into a failure. */
 #include "test_util.h"
 
 #include <CL/cl_ext.h>
 #include <stdbool.h>
+#include <math.h>
 #include <stdint.h>
 #include <unistd.h>
 
@@ -240,6 +246,181 @@ static void test_kernel_clock(void) {
   clReleaseProgram(p);
 }
 
+/* The host's view of one element of float_atomics.spvasm's type w. */
+static double get(const void *base, size_t i, int w) {
+  if (w == 16)
+    return (double)((const _Float16 *)base)[i];
+  if (w == 32)
+    return ((const float *)base)[i];
+  return ((const double *)base)[i];
+}
+
+static void put(void *base, size_t i, int w, double v) {
+  if (w == 16)
+    ((_Float16 *)base)[i] = (_Float16)v;
+  else if (w == 32)
+    ((float *)base)[i] = (float)v;
+  else
+    ((double *)base)[i] = v;
+}
+
+static int by_value(const void *a, const void *b) {
+  double x = *(const double *)a, y = *(const double *)b;
+  return x < y ? -1 : x > y;
+}
+
+/* Checks the n values an atomic add on one object returned (old[]), with
+ * the addends v[], the start and the final value: each old + addend is
+ * another's old or the final value, so the olds sorted are the running
+ * sums of some order of the adds. Every value is an integer, so the
+ * sums are exact. */
+static bool adds_chain(double *old, const double *v, size_t n, double start,
+                       double final) {
+  double *after = malloc((n + 1) * sizeof *after);
+  double *before = malloc((n + 1) * sizeof *before);
+  for (size_t i = 0; i < n; i++) {
+    before[i] = old[i];
+    after[i] = old[i] + v[i];
+  }
+  before[n] = final;
+  after[n] = start;
+  qsort(before, n + 1, sizeof *before, by_value);
+  qsort(after, n + 1, sizeof *after, by_value);
+  bool same = memcmp(before, after, (n + 1) * sizeof *after) == 0;
+  free(before);
+  free(after);
+  return same;
+}
+
+/* float_atomics.spvasm: every type and space, 1024 work-items in groups
+ * of 64 (the local kernels: 16 groups, each on its own 12 objects). */
+static void test_float_atomics(void) {
+  CHECK(reports("cl_ext_float_atomics", 1, 0));
+  CHECK(spirv_lists("SPV_EXT_shader_atomic_float_add", 6033));
+  CHECK(spirv_lists("SPV_EXT_shader_atomic_float_add", 6034));
+  CHECK(spirv_lists("SPV_EXT_shader_atomic_float16_add", 6095));
+  CHECK(spirv_lists("SPV_EXT_shader_atomic_float_min_max", 5612));
+  CHECK(spirv_lists("SPV_EXT_shader_atomic_float_min_max", 5613));
+  CHECK(spirv_lists("SPV_EXT_shader_atomic_float_min_max", 5616));
+  cl_program p = build_spv("float_atomics.spv");
+  enum { N = 1024, LOCAL = 64, GROUPS = N / LOCAL };
+  static const int widths[] = {16, 32, 64};
+  static const char *const spaces[] = {"global", "local", "generic"};
+  double *add = malloc(N * sizeof *add), *mm = malloc(N * sizeof *mm);
+  double *olds = malloc(N * sizeof *olds), *vals = malloc(N * sizeof *vals);
+  test_seed(0xa70f);
+  for (int i = 0; i < N; i++) {
+    add[i] = (double)(int)(test_rand() % 7) - 3;
+    /* Halves of integers below 900 in magnitude: exact in half. */
+    mm[i] = (i % 37 == 5) ? NAN : ((double)(int)(test_rand() % 3601) -
+                                   1800) / 2;
+  }
+  for (int t = 0; t < 3; t++) {
+    int w = widths[t];
+    size_t bytes = (size_t)w / 8;
+    for (int s = 0; s < 3; s++) {
+      bool local = s == 1;
+      size_t sets = local ? GROUPS : 1;
+      char name[32];
+      snprintf(name, sizeof name, "fa_f%d_%s", w, spaces[s]);
+      cl_int err;
+      cl_kernel k = clCreateKernel(p, name, &err);
+      REQUIRE_OK(err);
+      char *obj = malloc(12 * sets * bytes), *in_add = malloc(N * bytes);
+      char *in_mm = malloc(N * bytes), *old = malloc(3 * N * bytes);
+      for (size_t j = 0; j < 12 * sets; j++)
+        put(obj, j, w, j % 12 < 4 ? 0 : j % 12 < 8 ? 1000 : -1000);
+      for (int i = 0; i < N; i++) {
+        put(in_add, i, w, add[i]);
+        put(in_mm, i, w, mm[i]);
+      }
+      cl_mem bufs[4] = {test_buffer(&env, 12 * sets * bytes, obj),
+                        test_buffer(&env, N * bytes, in_add),
+                        test_buffer(&env, N * bytes, in_mm),
+                        test_buffer(&env, 3 * N * bytes, NULL)};
+      for (cl_uint a = 0; a < 4; a++)
+        REQUIRE_OK(clSetKernelArg(k, a, sizeof(cl_mem), &bufs[a]));
+      run(k, N, LOCAL);
+      REQUIRE_OK(clEnqueueReadBuffer(env.queue, bufs[0], CL_TRUE, 0,
+                                     12 * sets * bytes, obj, 0, NULL, NULL));
+      REQUIRE_OK(clEnqueueReadBuffer(env.queue, bufs[3], CL_TRUE, 0,
+                                     3 * N * bytes, old, 0, NULL, NULL));
+      int bad = 0;
+      for (size_t set = 0; set < sets; set++) {
+        size_t first = local ? set * LOCAL : 0;
+        size_t count = local ? LOCAL : N;
+        for (int o = 0; o < 4; o++) {
+          /* The work-items on object o of this set. */
+          size_t n = 0;
+          double sum = 0, lo = 1000, hi = -1000;
+          size_t *mine = malloc(count * sizeof *mine);
+          for (size_t i = first; i < first + count; i++) {
+            if (i % 4 != (size_t)o)
+              continue;
+            sum += add[i];
+            if (!isnan(mm[i])) {
+              lo = mm[i] < lo ? mm[i] : lo;
+              hi = mm[i] > hi ? mm[i] : hi;
+            }
+            olds[n] = get(old, 3 * i, w);
+            vals[n] = add[i];
+            mine[n++] = i;
+          }
+          double got_add = get(obj, set * 12 + o, w);
+          double got_min = get(obj, set * 12 + 4 + o, w);
+          double got_max = get(obj, set * 12 + 8 + o, w);
+          bool ok = got_add == sum && got_min == lo && got_max == hi &&
+                    adds_chain(olds, vals, n, 0, sum);
+          /* A min or max returns a value the object held: between the
+           * start and the final value, never a NaN operand. */
+          for (size_t j = 0; j < n; j++) {
+            size_t i = mine[j];
+            double omin = get(old, 3 * i + 1, w), omax = get(old, 3 * i + 2, w);
+            ok &= omin <= 1000 && omin >= lo && omax >= -1000 && omax <= hi;
+          }
+          if (!ok && bad++ < 4)
+            fprintf(stderr, "%s set %zu object %d: add %g (want %g), min "
+                    "%g (%g), max %g (%g)\n", name, set, o, got_add, sum,
+                    got_min, lo, got_max, hi);
+          free(mine);
+        }
+      }
+      CHECK_EQ(bad, 0);
+      test_release_buffers(bufs, 4);
+      free(obj);
+      free(in_add);
+      free(in_mm);
+      free(old);
+      clReleaseKernel(k);
+    }
+  }
+  free(add);
+  free(mm);
+  free(olds);
+  free(vals);
+  clReleaseProgram(p);
+
+  /* An atomic on private memory has no library function: the build
+   * fails and says why. */
+  size_t size;
+  void *il = read_file(SKEIN_SPIRV_TEST_DIR, "float_atomic_private.spv",
+                       &size);
+  CHECK(il != NULL);
+  if (il) {
+    cl_int err;
+    p = clCreateProgramWithIL(env.context, il, size, &err);
+    REQUIRE_OK(err);
+    CHECK_EQ(clBuildProgram(p, 1, &env.device, "", NULL, NULL),
+             CL_BUILD_PROGRAM_FAILURE);
+    static char log[4096];
+    REQUIRE_OK(clGetProgramBuildInfo(p, env.device, CL_PROGRAM_BUILD_LOG,
+                                     sizeof log, log, NULL));
+    CHECK(strstr(log, "memory other than CrossWorkgroup") != NULL);
+    clReleaseProgram(p);
+    free(il);
+  }
+}
+
 int main(void) {
   size_t size;
   void *probe = read_file(SKEIN_SPIRV_TEST_DIR, "named_barrier.spv", &size);
@@ -252,6 +433,7 @@ int main(void) {
   test_setup(&env);
   test_named_barrier();
   test_kernel_clock();
+  test_float_atomics();
   test_teardown(&env);
   return test_finish("spirv-ext");
 }

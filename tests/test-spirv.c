@@ -512,6 +512,12 @@ static const struct {
     {67, NULL},     /* GroupNonUniformClustered */
     {59, NULL},     /* NamedBarrier (tests/test-spirv-ext.c) */
     {5055, "SPV_KHR_shader_clock"},   /* ShaderClockKHR (likewise) */
+    {6033, "SPV_EXT_shader_atomic_float_add"},     /* AtomicFloat32AddEXT */
+    {6034, "SPV_EXT_shader_atomic_float_add"},     /* AtomicFloat64AddEXT */
+    {6095, "SPV_EXT_shader_atomic_float16_add"},   /* AtomicFloat16AddEXT */
+    {5612, "SPV_EXT_shader_atomic_float_min_max"},
+    {5613, "SPV_EXT_shader_atomic_float_min_max"},
+    {5616, "SPV_EXT_shader_atomic_float_min_max"},
     {5629, "SPV_KHR_expect_assume"},
     {6017, "SPV_KHR_integer_dot_product"},
     {6018, "SPV_KHR_integer_dot_product"},
@@ -529,7 +535,9 @@ static const char *const listed_exts[] = {
     "SPV_KHR_integer_dot_product",
     "SPV_KHR_subgroup_rotate",
     "SPV_KHR_uniform_group_instructions", "SPV_INTEL_subgroups",
-    "SPV_KHR_shader_clock"};
+    "SPV_KHR_shader_clock", "SPV_EXT_shader_atomic_float_add",
+    "SPV_EXT_shader_atomic_float16_add",
+    "SPV_EXT_shader_atomic_float_min_max"};
 static const char *const listed_sets[] = {"OpenCL.std",
                                           "OpenCL.DebugInfo.100"};
 
