@@ -3,6 +3,7 @@
  * host CPU and JIT compilation, and the cc_program that owns the result.
  * Each program gets its own LLJIT instance: dropping a program frees all
  * its code at once, and concurrent builds share no LLVM state. */
+#define _GNU_SOURCE   /* sched_getaffinity */
 #include "builtin_families.h"
 #include "jit_listeners.h" /* gdb and perf see the code */
 #include "compiler_internal.h"
@@ -11,6 +12,7 @@
 #include "printf_lower.h" /* printf calls become buffer records */
 #include "program_cache.h" /* builds served from and kept on disk */
 #include "spirv_internal.h" /* SPIR-V programs */
+#include "split_module.h"   /* a module per kernel, built in parallel */
 
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
@@ -19,7 +21,10 @@
 #include <llvm-c/LLJIT.h>
 #include <llvm-c/Orc.h>
 #include <llvm-c/Transforms/PassBuilder.h>
+#include <pthread.h>
+#include <sched.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -405,26 +410,30 @@ static cc_status verify(build *b) {
  * the work-group function (loop mode: each work-item reuses them) or of
  * the work-item function (fiber mode, which also sizes the fiber stacks
  * from it). */
-static void estimate_private(build *b) {
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(b->m);
-  for (unsigned k = 0; k < b->p->num_kernels; k++) {
-    cc_wg *wg = &b->wgs[k];
-    size_t total = 0;
-    if (wg->fiber) {
-      cc_wg_set_stack_size(b->m, wg, &total);
-    } else {
-      for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
-           bb = LLVMGetNextBasicBlock(bb))
-        for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-             i = LLVMGetNextInstruction(i))
-          if (LLVMIsAAllocaInst(i))
-            total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
-    }
-    b->p->kernels[k].private_mem_size = total;
+static size_t private_size(LLVMModuleRef m, cc_wg *wg) {
+  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
+  size_t total = 0;
+  if (wg->fiber) {
+    cc_wg_set_stack_size(m, wg, &total);
+  } else {
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsAAllocaInst(i))
+          total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
   }
+  return total;
 }
 
-LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit) {
+static void estimate_private(build *b) {
+  for (unsigned k = 0; k < b->p->num_kernels; k++)
+    b->p->kernels[k].private_mem_size = private_size(b->m, &b->wgs[k]);
+}
+
+/* A new JIT for a program; concurrent: it compiles the modules of a
+ * split build on the threads that look their kernels up. */
+static LLVMErrorRef jit_create(LLVMOrcLLJITRef *jit, bool concurrent) {
   LLVMOrcJITTargetMachineBuilderRef jtmb;
   LLVMErrorRef err = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
   if (err)
@@ -432,27 +441,62 @@ LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit) {
   LLVMOrcLLJITBuilderRef jb = LLVMOrcCreateLLJITBuilder();
   LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(jb, jtmb);
   cc_jit_listeners_attach(jb);   /* gdb, perf (jit_listeners.cpp) */
+  if (concurrent && !cc_jit_builder_concurrent(jb)) {
+    LLVMOrcDisposeLLJITBuilder(jb);
+    return LLVMCreateStringError("no concurrent JIT");
+  }
   return LLVMOrcCreateLLJIT(jit, jb);
 }
 
+LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit) {
+  return jit_create(jit, false);
+}
+
+/* Frees the object files kept for the disk cache. */
+static void free_cache_objects(cc_program *p) {
+  for (unsigned i = 0; i < p->num_cache_objects; i++)
+    free(p->cache_objects[i]);
+  free(p->cache_objects);
+  free(p->cache_object_sizes);
+  p->cache_objects = NULL;
+  p->cache_object_sizes = NULL;
+  p->num_cache_objects = 0;
+}
+
+/* Makes room for the n object files of a build the disk cache will
+ * keep: one per part, the whole module being one part unless split. */
+static cc_status expect_cache_objects(cc_program *p, unsigned n) {
+  p->cache_objects = calloc(n, sizeof(*p->cache_objects));
+  p->cache_object_sizes = calloc(n, sizeof(*p->cache_object_sizes));
+  if (!p->cache_objects || !p->cache_object_sizes)
+    return CC_OUT_OF_MEMORY;
+  p->num_cache_objects = n;
+  return CC_OK;
+}
+
 /* The JIT's object transform, for a build the disk cache will keep: a
- * copy of the object file the JIT's code generator made (one per
- * program: the whole module is one unit). */
+ * copy of each object file the JIT's code generator made, in the slot of
+ * its part (split builds generate them on several threads at once, in
+ * no fixed order; the entry lists them in part order). */
 static LLVMErrorRef keep_object(void *ctx, LLVMMemoryBufferRef *obj) {
+  static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
   cc_program *p = ctx;
-  if (p->cache_object_size == (size_t)-1)
-    return NULL;
+  int part = cc_part_of_object(*obj);
+  unsigned i = part < 0 ? 0 : (unsigned)part;
   size_t size = LLVMGetBufferSize(*obj);
-  unsigned char *copy = p->cache_object ? NULL : malloc(size ? size : 1);
-  if (copy) {   /* no copy (a second object, or no memory): no entry */
+  unsigned char *copy = malloc(size ? size : 1);
+  if (copy)
     memcpy(copy, LLVMGetBufferStart(*obj), size);
-    p->cache_object = copy;
-    p->cache_object_size = size;
+  pthread_mutex_lock(&lock);
+  if (!copy || i >= p->num_cache_objects || p->cache_objects[i]) {
+    /* no memory, or an object we did not expect: no entry */
+    p->cache_objects_failed = true;
+    free(copy);
   } else {
-    free(p->cache_object);
-    p->cache_object = NULL;
-    p->cache_object_size = (size_t)-1;
+    p->cache_objects[i] = copy;
+    p->cache_object_sizes[i] = size;
   }
+  pthread_mutex_unlock(&lock);
   return NULL;
 }
 
@@ -485,7 +529,7 @@ static cc_status jit(build *b) {
   if ((err = cc_math_define_symbols(b->p->jit, b->m)))
     return llvm_failed(b, err, "JIT");
   if (cc_cache_capturing) {
-    if (keep_symbols(b) != CC_OK)
+    if (keep_symbols(b) != CC_OK || expect_cache_objects(b->p, 1) != CC_OK)
       return CC_OUT_OF_MEMORY;
     LLVMOrcObjectTransformLayerSetTransform(
         LLVMOrcLLJITGetObjTransformLayer(b->p->jit), keep_object, b->p);
@@ -508,6 +552,590 @@ static cc_status jit(build *b) {
   /* The context lives on in the JIT; the log does not. */
   LLVMContextSetDiagnosticHandler(b->ctx, on_diagnostic, NULL);
   return CC_OK;
+}
+
+/* ---- The split build: a module per kernel, compiled in parallel or
+ * at first use ----
+ *
+ * After lowering, the module is split per kernel (split_module.cpp), each
+ * part in an LLVM context of its own, and every part joins one JIT
+ * unoptimised: the JIT's IR transform optimises a part (default<O3>) and
+ * its code generator compiles it on whichever thread first looks the
+ * part's kernel up. Then either (eager) the build looks every kernel up
+ * on up to as many threads as the process may use, or (lazy) the build
+ * ends there: the first clCreateKernel of a kernel compiles it, and one
+ * background thread compiles the others meanwhile and then stores the
+ * disk cache's entry. docs/architecture.md ("Split builds") says when
+ * each is used. */
+
+/* Threads the process lets builds use at once: SKEIN_BUILD_THREADS, else
+ * the CPUs this process may run on. Each build has its own thread and
+ * borrows the others from spare_threads, so that concurrent builds never
+ * run more compile threads than that in all. */
+static unsigned build_threads(void) {
+  const char *e = getenv("SKEIN_BUILD_THREADS");
+  if (e && *e) {
+    long v = strtol(e, NULL, 10);
+    return v < 1 ? 1 : v > 256 ? 256 : (unsigned)v;
+  }
+  cpu_set_t set;
+  if (sched_getaffinity(0, sizeof(set), &set) != 0)
+    return 1;
+  int n = CPU_COUNT(&set);
+  return n < 1 ? 1 : (unsigned)n;
+}
+
+static atomic_int spare_threads;   /* build_threads() - 1, at first use */
+static pthread_once_t spare_once = PTHREAD_ONCE_INIT;
+
+static void spare_init(void) {
+  atomic_store(&spare_threads, (int)build_threads() - 1);
+}
+
+/* Takes up to want spare threads; how many it got. */
+static unsigned take_threads(unsigned want) {
+  pthread_once(&spare_once, spare_init);
+  int have = atomic_load(&spare_threads);
+  while (want && have > 0) {
+    int take = have < (int)want ? have : (int)want;
+    if (atomic_compare_exchange_weak(&spare_threads, &have, have - take))
+      return (unsigned)take;
+  }
+  return 0;
+}
+
+static void give_threads(unsigned n) {
+  atomic_fetch_add(&spare_threads, (int)n);
+}
+
+enum { PART_WAITING, PART_READY, PART_FAILED };
+
+/* One kernel's part of a split build; it lives as long as the program. */
+typedef struct part {
+  cc_program *p;
+  struct cc_lazy *lz;
+  unsigned k;                  /* its kernel */
+  char *fn_name, *body_name;   /* the kernel's cc_wg functions */
+  cc_wg wg;                    /* the kernel's mode (fiber or not) */
+  size_t weight;               /* instructions: big parts start first */
+  pthread_mutex_t lock;        /* held while its kernel is looked up */
+  atomic_int state;            /* PART_* */
+  cc_log log;                  /* its diagnostics (under lz->diag_lock) */
+  unsigned errors;             /* error diagnostics among them */
+  bool crashed;                /* an LLVM crash in its compile */
+  char reason[256];            /* LLVM's fatal error, if that was it */
+} part;
+
+/* The split build's state, kept by the program (cc_program.lazy). */
+typedef struct cc_lazy {
+  unsigned n;
+  part *parts;
+  unsigned *order;             /* biggest first */
+  bool opt_disable, vectorize; /* the build's passes */
+  atomic_bool broken;          /* a compile crashed: the JIT's state is
+                                  unknown, no more lookups, and it is
+                                  leaked, not disposed */
+  pthread_mutex_t diag_lock;
+  /* lazy: the background thread, and the cache entry it stores */
+  bool lazy;
+  bool bg_running;
+  pthread_t bg;
+  atomic_bool stop;
+  bool capture;
+  cc_cache_key key;
+  char *log;
+} cc_lazy;
+
+/* LLVM's diagnostics of a part's context: the part's log (which joins
+ * the build's in part order when the build compiles the part); any
+ * thread may compile any part. */
+static void part_diagnostic(LLVMDiagnosticInfoRef di, void *ctx) {
+  part *pt = ctx;
+  pthread_mutex_lock(&pt->lz->diag_lock);
+  on_diagnostic(di, &pt->log);
+  /* An error leaves the code incomplete: the kernel fails. */
+  pt->errors += LLVMGetDiagInfoSeverity(di) == LLVMDSError;
+  pthread_mutex_unlock(&pt->lz->diag_lock);
+}
+
+/* The JIT's IR transform: a part's passes, with a target machine of its
+ * own (one is not thread-safe), then its kernel's private memory. */
+static LLVMErrorRef optimize_part(void *ctx, LLVMModuleRef m) {
+  cc_lazy *lz = ctx;
+  size_t len;
+  const char *id = LLVMGetModuleIdentifier(m, &len);
+  unsigned i;
+  if (sscanf(id, "skein-part-%u", &i) != 1 || i >= lz->n)
+    return LLVMCreateStringError("a module that is no part of the build");
+  part *pt = &lz->parts[i];
+  /* Fault injection for tests/test-split-build.c: a crash while one
+   * kernel's part is compiled ("part:<kernel>"). */
+  const char *inject = getenv("SKEIN_INJECT_COMPILER_CRASH");
+  if (inject && strncmp(inject, "part:", 5) == 0 &&
+      strcmp(inject + 5, pt->p->kernels[pt->k].name) == 0)
+    raise(SIGSEGV);
+  cc_log log = {0};
+  bool avx512;
+  LLVMTargetMachineRef tm = cc_host_target_machine(&log, &avx512);
+  free(log.buf);
+  if (!tm)
+    return LLVMCreateStringError("no target machine for the host");
+  const char *pipeline = lz->opt_disable ? "default<O0>" : "default<O3>";
+  LLVMPassBuilderOptionsRef o = LLVMCreatePassBuilderOptions();
+  LLVMPassBuilderOptionsSetLoopVectorization(o, lz->vectorize);
+  LLVMPassBuilderOptionsSetSLPVectorization(o, lz->vectorize);
+  LLVMPassBuilderOptionsSetLoopInterleaving(o, lz->vectorize);
+  LLVMPassBuilderOptionsSetLoopUnrolling(o, 1);
+  LLVMErrorRef err = LLVMRunPasses(m, pipeline, tm, o);
+  LLVMDisposePassBuilderOptions(o);
+  LLVMDisposeTargetMachine(tm);
+  if (err)
+    return err;
+  cc_wg wg = pt->wg;
+  wg.fn = LLVMGetNamedFunction(m, pt->fn_name);
+  wg.body = LLVMGetNamedFunction(m, pt->body_name);
+  if (!wg.fn || !wg.body)
+    return LLVMCreateStringError("the kernel lost its work-group function");
+  pt->p->kernels[pt->k].private_mem_size = private_size(m, &wg);
+  if (cc_dump_enabled("ir") || cc_dump_enabled("optimized")) {
+    static pthread_mutex_t dump_lock = PTHREAD_MUTEX_INITIALIZER;
+    pthread_mutex_lock(&dump_lock);
+    dump(m, "optimized");
+    pthread_mutex_unlock(&dump_lock);
+  }
+  return NULL;
+}
+
+static LLVMErrorRef transform_part(void *ctx, LLVMOrcThreadSafeModuleRef *tsm,
+                                   LLVMOrcMaterializationResponsibilityRef r) {
+  (void)r;
+  return LLVMOrcThreadSafeModuleWithModuleDo(*tsm, optimize_part, ctx);
+}
+
+/* Looks part pt's kernel up, which optimises and compiles the part (and
+ * any part it links to) if no thread has yet; runs under the crash
+ * guard. */
+static void lookup_part(void *arg) {
+  part *pt = arg;
+  LLVMOrcExecutorAddress addr;
+  LLVMErrorRef err = LLVMOrcLLJITLookup(pt->p->jit, &addr, pt->fn_name);
+  pthread_mutex_lock(&pt->lz->diag_lock);
+  if (err) {
+    char *msg = LLVMGetErrorMessage(err);
+    cc_log_printf(&pt->log, "error: kernel '%s': %s\n",
+                  pt->p->kernels[pt->k].name, msg);
+    LLVMDisposeErrorMessage(msg);
+  }
+  bool ok = !err && !pt->errors;
+  pthread_mutex_unlock(&pt->lz->diag_lock);
+  if (ok)
+    pt->p->kernels[pt->k].wg = (skein_wg_fn)(uintptr_t)addr;
+  atomic_store(&pt->state, ok ? PART_READY : PART_FAILED);
+}
+
+/* Makes part pt's kernel ready (once, whichever thread asks first);
+ * whether it is. A crash marks the part failed. */
+static bool part_ensure(part *pt) {
+  int state = atomic_load(&pt->state);
+  if (state != PART_WAITING)
+    return state == PART_READY;
+  pthread_mutex_lock(&pt->lock);
+  if (atomic_load(&pt->state) == PART_WAITING && atomic_load(&pt->lz->broken))
+    atomic_store(&pt->state, PART_FAILED);
+  if (atomic_load(&pt->state) == PART_WAITING &&
+      !cc_run_crash_safe(lookup_part, pt)) {
+    const char *why = cc_fatal_error_reason();
+    pt->crashed = true;
+    snprintf(pt->reason, sizeof pt->reason, "%s", why ? why : "");
+    atomic_store(&pt->lz->broken, true);
+    atomic_store(&pt->state, PART_FAILED);
+  }
+  pthread_mutex_unlock(&pt->lock);
+  return atomic_load(&pt->state) == PART_READY;
+}
+
+typedef struct part_pool {
+  cc_lazy *lz;
+  atomic_uint next;
+} part_pool;
+
+/* An eager build's worker: takes parts, biggest first, until none is
+ * left. */
+static void *pool_work(void *arg) {
+  part_pool *pool = arg;
+  unsigned i;
+  while ((i = atomic_fetch_add(&pool->next, 1)) < pool->lz->n)
+    part_ensure(&pool->lz->parts[pool->lz->order[i]]);
+  return NULL;
+}
+
+/* Compiles every part, on this thread and up to threads - 1 more. */
+static void pool_run(cc_lazy *lz, unsigned threads) {
+  part_pool pool = {.lz = lz};
+  atomic_init(&pool.next, 0);
+  unsigned extra = threads > 1 ? take_threads(threads - 1) : 0;
+  pthread_t tids[extra ? extra : 1];
+  unsigned started = 0;
+  for (; started < extra; started++)
+    if (pthread_create(&tids[started], NULL, pool_work, &pool) != 0)
+      break;
+  pool_work(&pool);
+  for (unsigned t = 0; t < started; t++)
+    pthread_join(tids[t], NULL);
+  give_threads(extra);
+}
+
+/* After an eager build: the parts' logs join the build's, in part order
+ * (the log is the same whatever the threads did); a crashed part
+ * abandons the build as a crash on this thread would (guarded() then
+ * answers as for any LLVM crash). */
+static cc_status parts_done(build *b, cc_lazy *lz) {
+  cc_status st = CC_OK;
+  for (unsigned i = 0; i < lz->n; i++) {
+    part *pt = &lz->parts[i];
+    if (pt->log.len)
+      cc_log_append(&b->log, pt->log.buf, pt->log.len);
+    free(pt->log.buf);
+    memset(&pt->log, 0, sizeof(pt->log));
+    if (atomic_load(&pt->state) != PART_READY)
+      st = CC_BUILD_FAILED;
+  }
+  for (unsigned i = 0; i < lz->n; i++)
+    if (lz->parts[i].crashed)
+      cc_crash_forward(lz->parts[i].reason);
+  return st;
+}
+
+static void lazy_free(cc_lazy *lz) {
+  if (!lz)
+    return;
+  for (unsigned i = 0; lz->parts && i < lz->n; i++) {
+    pthread_mutex_destroy(&lz->parts[i].lock);
+    free(lz->parts[i].fn_name);
+    free(lz->parts[i].body_name);
+    free(lz->parts[i].log.buf);
+  }
+  pthread_mutex_destroy(&lz->diag_lock);
+  free(lz->parts);
+  free(lz->order);
+  free(lz->log);
+  free(lz);
+}
+
+static size_t count_instructions(LLVMModuleRef m) {
+  size_t n = 0;
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        n++;
+  return n;
+}
+
+/* Whether m has an asm statement: the assembler's errors come only when
+ * the code is generated, and must fail the build. */
+static bool has_inline_asm(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f))
+    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(f); bb;
+         bb = LLVMGetNextBasicBlock(bb))
+      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
+           i = LLVMGetNextInstruction(i))
+        if (LLVMIsACallInst(i) &&
+            LLVMIsAInlineAsm(LLVMGetCalledValue(i)))
+          return true;
+  return false;
+}
+
+/* The libsleef functions the parts call, each name once (NUL-terminated
+ * names in one block): the JIT defines them once for all parts, and the
+ * disk cache keeps the list. The optimiser adds no new ones: the vector
+ * forms it may call are declared already (math_lib.c). */
+static cc_status lib_names(LLVMModuleRef *mods, unsigned n, cc_log *names) {
+  for (unsigned i = 0; i < n; i++)
+    for (LLVMValueRef f = LLVMGetFirstFunction(mods[i]); f;
+         f = LLVMGetNextFunction(f)) {
+      size_t len;
+      const char *name = LLVMGetValueName2(f, &len);
+      if (!LLVMIsDeclaration(f) || !cc_math_is_lib_function(name))
+        continue;
+      bool seen = false;
+      for (size_t at = 0; !seen && at < names->len;
+           at += strlen(names->buf + at) + 1)
+        seen = strcmp(names->buf + at, name) == 0;
+      if (!seen)
+        cc_log_append(names, name, len + 1);
+    }
+  return names->oom ? CC_OUT_OF_MEMORY : CC_OK;
+}
+
+/* SKEIN_LAZY=0: every kernel compiled by clBuildProgram. */
+static bool lazy_wanted(void) {
+  const char *e = getenv("SKEIN_LAZY");
+  return !(e && strcmp(e, "0") == 0);
+}
+
+/* Threads for a split build, 0 for none: several kernels, more than one
+ * thread, and no -g (the debugger's view of one unit stays as it is). */
+static unsigned split_threads(build *b) {
+  if (b->p->num_kernels < 2 || b->opts.debug)
+    return 0;
+  unsigned t = build_threads();
+  if (t < 2)
+    return 0;
+  return t < b->p->num_kernels ? t : b->p->num_kernels;
+}
+
+/* The split build's optimisation and code generation (what backend's
+ * whole-module path does from default<O3> to jit). CC_OK with *done
+ * false: the module must stay whole; nothing was changed. */
+static cc_status build_parts(build *b, unsigned threads, bool *done) {
+  unsigned n = b->p->num_kernels;
+  *done = false;
+  cc_lazy *lz = calloc(1, sizeof(*lz));
+  const char **roots = calloc(n, sizeof(*roots));
+  LLVMOrcThreadSafeContextRef *tscs = calloc(n, sizeof(*tscs));
+  LLVMModuleRef *mods = calloc(n, sizeof(*mods));
+  cc_status st = lz && roots && tscs && mods ? CC_OK : CC_OUT_OF_MEMORY;
+  if (st == CC_OK) {
+    lz->n = n;
+    lz->parts = calloc(n, sizeof(*lz->parts));
+    lz->order = calloc(n, sizeof(*lz->order));
+    pthread_mutex_init(&lz->diag_lock, NULL);
+    if (!lz->parts || !lz->order)
+      st = CC_OUT_OF_MEMORY;
+  }
+  for (unsigned k = 0; st == CC_OK && k < n; k++) {
+    size_t len;
+    part *pt = &lz->parts[k];
+    pt->p = b->p;
+    pt->lz = lz;
+    pt->k = k;
+    pt->wg = b->wgs[k];
+    pthread_mutex_init(&pt->lock, NULL);
+    pt->fn_name = strdup(LLVMGetValueName2(b->wgs[k].fn, &len));
+    pt->body_name = strdup(LLVMGetValueName2(b->wgs[k].body, &len));
+    if (!pt->fn_name || !pt->body_name)
+      st = CC_OUT_OF_MEMORY;
+    roots[k] = pt->fn_name;
+  }
+  /* Lazy only where a kernel's compile cannot fail in a way the build
+   * must report (asm statements), where no kernel enqueues another
+   * (block kernels are looked up while kernels run), and where a thread
+   * can finish the rest. */
+  bool lazy = st == CC_OK && lazy_wanted() &&
+              b->p->num_visible == b->p->num_kernels &&
+              !has_inline_asm(b->m);
+  if (st == CC_OK && !cc_split_module(b->m, roots, n, tscs, mods)) {
+    free(mods);
+    free(tscs);
+    free(roots);
+    lazy_free(lz);
+    return CC_OK;   /* the whole-module path builds it */
+  }
+  *done = true;
+  free(roots);
+  if (st != CC_OK) {
+    free(mods);
+    free(tscs);
+    lazy_free(lz);
+    return st;
+  }
+  LLVMDisposeModule(b->m);   /* the parts have all of it */
+  b->m = NULL;
+  b->p->lazy = lz;           /* freed with the program from now on */
+  lz->opt_disable = b->opts.opt_disable;
+  lz->vectorize = cc_vectorize_wanted();
+  for (unsigned k = 0; k < n; k++) {
+    part *pt = &lz->parts[k];
+    pt->weight = count_instructions(mods[k]);
+    LLVMContextSetDiagnosticHandler(
+        LLVMOrcThreadSafeContextGetContext(tscs[k]), part_diagnostic, pt);
+    unsigned at = k;   /* biggest first: the longest does not start last */
+    while (at > 0 && lz->parts[lz->order[at - 1]].weight < pt->weight) {
+      lz->order[at] = lz->order[at - 1];
+      at--;
+    }
+    lz->order[at] = k;
+  }
+  stage_done(b, "split");
+  const cc_target *t = cc_target_get();
+  if (!t->runnable) {
+    cc_log_printf(&b->log, "error: %s\n", t->problem);
+    st = CC_BUILD_FAILED;
+  } else if (t->problem[0]) {
+    cc_log_printf(&b->log, "warning: %s; compiled for %s\n", t->problem,
+                  t->cpu);
+  }
+  cc_log names = {0};
+  if (st == CC_OK)
+    st = lib_names(mods, n, &names);
+  LLVMErrorRef err = NULL;
+  if (st == CC_OK) {
+    cc_jit_set_debug(false, false);
+    if ((err = jit_create(&b->p->jit, true)))
+      st = llvm_failed(b, err, "JIT creation");
+  }
+  if (st == CC_OK) {
+    unsigned num = 0;
+    const char **list = calloc(names.len + 1, sizeof(*list));
+    for (size_t at = 0; list && at < names.len;
+         at += strlen(names.buf + at) + 1)
+      list[num++] = names.buf + at;
+    if (!list)
+      st = CC_OUT_OF_MEMORY;
+    else if ((err = cc_math_define_names(b->p->jit, list, num)))
+      st = llvm_failed(b, err, "JIT");
+    free(list);
+  }
+  if (st == CC_OK && cc_cache_capturing) {
+    b->p->cache_symbols = names.buf;
+    b->p->cache_symbols_size = names.len;
+    names.buf = NULL;
+    st = expect_cache_objects(b->p, n);
+    if (st == CC_OK)
+      LLVMOrcObjectTransformLayerSetTransform(
+          LLVMOrcLLJITGetObjTransformLayer(b->p->jit), keep_object, b->p);
+  }
+  free(names.buf);
+  if (st == CC_OK)
+    LLVMOrcIRTransformLayerSetTransform(
+        LLVMOrcLLJITGetIRTransformLayer(b->p->jit), transform_part, lz);
+  /* Every part joins the JIT before any is looked up: a part may link to
+   * another's symbols (a variable two kernels share). */
+  for (unsigned k = 0; k < n; k++) {
+    if (st == CC_OK) {
+      LLVMOrcThreadSafeModuleRef tsm =
+          LLVMOrcCreateNewThreadSafeModule(mods[k], tscs[k]);
+      err = LLVMOrcLLJITAddLLVMIRModule(
+          b->p->jit, LLVMOrcLLJITGetMainJITDylib(b->p->jit), tsm);
+      if (err)
+        st = llvm_failed(b, err, "JIT");
+    } else {
+      LLVMDisposeModule(mods[k]);
+    }
+    LLVMOrcDisposeThreadSafeContext(tscs[k]);   /* the JIT holds it */
+  }
+  free(mods);
+  free(tscs);
+  stage_done(b, "jit-create");
+  if (st == CC_OK && lazy) {
+    lz->lazy = true;   /* cached() starts the background thread */
+    return CC_OK;
+  }
+  if (st == CC_OK) {
+    pool_run(lz, threads);
+    st = parts_done(b, lz);
+  }
+  return st;
+}
+
+/* ---- The lazy build's background thread ---- */
+
+/* Background threads still running, which exit waits for: LLVM's static
+ * objects must outlive their compiles (and a cache entry is worth the
+ * wait: the next process is served from it). */
+static pthread_mutex_t bg_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t bg_done = PTHREAD_COND_INITIALIZER;
+static unsigned bg_count;
+static atomic_bool bg_exiting;
+
+static void bg_wait_all(void) {
+  atomic_store(&bg_exiting, true);
+  pthread_mutex_lock(&bg_lock);
+  while (bg_count)
+    pthread_cond_wait(&bg_done, &bg_lock);
+  pthread_mutex_unlock(&bg_lock);
+}
+
+static void bg_register_atexit(void) {
+  atexit(bg_wait_all);
+}
+
+/* Compiles the kernels the application has not asked for yet, biggest
+ * first, then stores the disk cache's entry once all are compiled. */
+static void *background(void *arg) {
+  cc_program *p = arg;
+  cc_lazy *lz = p->lazy;
+  bool all = true;
+  for (unsigned i = 0; i < lz->n; i++) {
+    /* With no entry to store, a program released (or a process
+     * ending) needs no more code. */
+    if (!lz->capture &&
+        (atomic_load(&lz->stop) || atomic_load(&bg_exiting))) {
+      all = false;
+      break;
+    }
+    all &= part_ensure(&lz->parts[lz->order[i]]);
+  }
+  if (all && lz->capture)
+    cc_cache_store(&lz->key, p, lz->log);
+  free_cache_objects(p);   /* only the entry wanted them */
+  give_threads(1);
+  pthread_mutex_lock(&bg_lock);
+  bg_count--;
+  pthread_cond_broadcast(&bg_done);
+  pthread_mutex_unlock(&bg_lock);
+  return NULL;
+}
+
+/* After a lazy build succeeded: the background thread, with the cache
+ * entry to store (key NULL: none); or, with no thread to spare, every
+ * kernel compiled now, on this thread (false if one failed: the build
+ * fails). */
+static bool lazy_start(cc_program *p, const cc_cache_key *key,
+                       const char *log) {
+  static pthread_once_t once = PTHREAD_ONCE_INIT;
+  cc_lazy *lz = p->lazy;
+  pthread_once(&once, bg_register_atexit);
+  if (key && (lz->log = strdup(log ? log : ""))) {
+    lz->capture = true;
+    lz->key = *key;
+  }
+  if (take_threads(1)) {
+    pthread_mutex_lock(&bg_lock);
+    bg_count++;
+    pthread_mutex_unlock(&bg_lock);
+    if (pthread_create(&lz->bg, NULL, background, p) == 0) {
+      lz->bg_running = true;
+      return true;
+    }
+    pthread_mutex_lock(&bg_lock);
+    bg_count--;
+    pthread_mutex_unlock(&bg_lock);
+    give_threads(1);
+  }
+  bool ok = true;
+  for (unsigned i = 0; i < lz->n; i++)
+    ok &= part_ensure(&lz->parts[lz->order[i]]);
+  if (ok && lz->capture)
+    cc_cache_store(&lz->key, p, lz->log);
+  return ok;
+}
+
+/* A lazy program's kernel k, compiled if it was not (false: its compile
+ * failed; the reason is on stderr, the build being over). */
+static bool kernel_ready(const cc_program *p, unsigned k) {
+  cc_lazy *lz = p->lazy;
+  if (!lz || !lz->lazy)
+    return true;
+  part *pt = &lz->parts[k];
+  if (part_ensure(pt))
+    return true;
+  pthread_mutex_lock(&lz->diag_lock);
+  if (pt->log.len || pt->crashed) {
+    fprintf(stderr, "skein: kernel '%s' could not be compiled: %s%s%s%s\n",
+            p->kernels[k].name, pt->log.buf ? pt->log.buf : "",
+            pt->crashed ? "LLVM crashed" : "",
+            pt->crashed && pt->reason[0] ? ": " : "", pt->reason);
+    free(pt->log.buf);
+    memset(&pt->log, 0, sizeof(pt->log));
+    pt->crashed = false;
+  }
+  pthread_mutex_unlock(&lz->diag_lock);
+  return false;
 }
 
 /* For every builtin F the program calls that the library implements as
@@ -660,6 +1288,15 @@ static cc_status backend(build *b) {
     return st;
   cc_image_version(b->m, versions);
   dump(b->m, "imaged");
+  unsigned threads = split_threads(b);
+  if (threads) {
+    bool done;
+    st = build_parts(b, threads, &done);
+    if (done) {
+      stage_done(b, "jit");
+      return st;
+    }
+  }
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)
     return st;
@@ -1203,13 +1840,22 @@ static cc_status cached(build_request *r, cc_program **out, char **log) {
   cc_cache_capturing = use;
   cc_status st = guarded(r, out, log);
   cc_cache_capturing = false;
+  if (st == CC_OK && (*out)->lazy && (*out)->lazy->lazy) {
+    /* The entry is stored when every kernel is compiled. */
+    if (lazy_start(*out, use ? &key : NULL, log ? *log : NULL))
+      return CC_OK;
+    if (log)
+      *log = prepend(*log, "error: a kernel's code generation failed\n");
+    cc_program_destroy(*out);
+    *out = NULL;
+    return CC_BUILD_FAILED;
+  }
   if (use && st == CC_OK)
     cc_cache_store(&key, *out, log ? *log : NULL);
   if (st == CC_OK) {   /* only the cache wanted these */
-    free((*out)->cache_object);
+    free_cache_objects(*out);
     free((*out)->cache_deps);
     free((*out)->cache_symbols);
-    (*out)->cache_object = NULL;
     (*out)->cache_deps = (*out)->cache_symbols = NULL;
   }
   return st;
@@ -1316,17 +1962,33 @@ const cc_kernel_info *cc_program_find_block_kernel(const cc_program *p,
   return NULL;
 }
 
+bool cc_program_kernel_prepare(const cc_program *p,
+                               const cc_kernel_info *info) {
+  if (!p->lazy || info < p->kernels || info >= p->kernels + p->num_kernels)
+    return info && info->wg;
+  return kernel_ready(p, (unsigned)(info - p->kernels));
+}
+
 void cc_program_destroy(cc_program *p) {
   if (!p)
     return;
+  if (p->lazy && p->lazy->bg_running) {
+    /* It finishes its current kernel; with a cache entry to store, it
+     * compiles the rest first (the next process is served at once). */
+    atomic_store(&p->lazy->stop, true);
+    pthread_join(p->lazy->bg, NULL);
+  }
+  if (p->lazy && atomic_load(&p->lazy->broken))
+    return;   /* a crash left the JIT half-done: all of it is leaked */
   if (p->jit)
     LLVMConsumeError(LLVMOrcDisposeLLJIT(p->jit));
+  lazy_free(p->lazy);   /* after the JIT: its contexts report to parts */
   for (unsigned k = 0; k < p->num_kernels; k++)
     cc_kernel_info_free(&p->kernels[k]);
   free(p->kernels);
   free(p->binary);
   free(p->options);
-  free(p->cache_object);
+  free_cache_objects(p);
   free(p->cache_deps);
   free(p->cache_symbols);
   free(p);

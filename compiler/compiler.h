@@ -280,6 +280,11 @@ const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
  * enqueue_kernel launches; not among the kernels above), or NULL. */
 const cc_kernel_info *cc_program_find_block_kernel(const cc_program *p,
                                                    const char *name);
+/* Makes kernel info of p ready to launch before a cl_kernel is made of
+ * it: a kernel of a lazy build is compiled at its first use (build.c).
+ * False if its compile failed (the reason goes to stderr). */
+bool cc_program_kernel_prepare(const cc_program *p,
+                               const cc_kernel_info *info);
 void cc_program_destroy(cc_program *p);
 
 #ifdef __cplusplus

@@ -466,15 +466,20 @@ struct cc_program {
   cc_kind kind;               /* objects and libraries have no kernels */
   char *options;              /* cc_program_options */
   size_t global_var_size;     /* cc_program_global_variable_size */
-  /* Kept while cc_cache_capturing, for the disk cache: the object file
-   * the JIT generated, the files the front end read and the libsleef
+  /* Kept while cc_cache_capturing, for the disk cache: the object
+   * files the JIT generated, the files the front end read and the libsleef
    * functions the code calls (names, each NUL-terminated). */
-  unsigned char *cache_object;
-  size_t cache_object_size;
+  unsigned char **cache_objects;   /* one per part (build.c: a program
+                                      split per kernel is several) */
+  size_t *cache_object_sizes;
+  unsigned num_cache_objects;      /* 0: none captured */
+  bool cache_objects_failed;       /* one could not be copied: no entry */
   char *cache_deps;
   size_t cache_deps_size;
   char *cache_symbols;
   size_t cache_symbols_size;
+  struct cc_lazy *lazy;       /* a split build's parts (build.c), NULL for
+                                 one whole module */
 };
 
 /* The SKEIN_DUMP environment variable: true if it names stage (a

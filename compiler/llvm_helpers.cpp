@@ -96,6 +96,14 @@ extern "C" const char *cc_fatal_error_reason(void) {
   return fatal_reason[0] ? fatal_reason : NULL;
 }
 
+extern "C" void cc_crash_forward(const char *reason) {
+  llvm::CrashRecoveryContext *crc = llvm::CrashRecoveryContext::GetCurrent();
+  if (!crc)
+    return;
+  snprintf(fatal_reason, sizeof fatal_reason, "%s", reason ? reason : "");
+  crc->HandleExit(1);
+}
+
 extern "C" bool cc_run_crash_safe(void (*fn)(void *), void *arg) {
   // Installs LLVM's signal handlers and the fatal error handler once,
   // process-wide. A signal outside any guarded call makes them step aside

@@ -30,7 +30,7 @@ extern char **environ;
 _Thread_local bool cc_cache_capturing;
 
 #define ENTRY_MAGIC "SKEINCCH"
-#define ENTRY_FORMAT 1u
+#define ENTRY_FORMAT 2u   /* 2: a list of object files (one per part) */
 #define DEFAULT_MAX_MB 256.0
 
 /* ---- SHA-256 (FIPS 180-4): the key is a name that must not collide ---- */
@@ -242,6 +242,8 @@ static bool runtime_only(const char *entry) {
     "SKEIN_CACHE=", "SKEIN_CACHE_DIR=", "SKEIN_CACHE_MAX_MB=",
     "SKEIN_DUMP=", "SKEIN_NUM_THREADS=", "SKEIN_SCHED_CALLER=",
     "SKEIN_DEBUG=", "SKEIN_NO_CRASH_GUARD=", "SKEIN_SPIRV_SECONDS=",
+    /* how many threads compile, and when: the code is the same */
+    "SKEIN_BUILD_THREADS=", "SKEIN_LAZY=",
   };
   for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
     if (strncmp(entry, names[i], strlen(names[i])) == 0)
@@ -838,8 +840,9 @@ static bool write_atomically(const char *path, const void *head, size_t hn,
 
 void cc_cache_store(const cc_cache_key *key, const cc_program *p,
                     const char *log) {
-  if (p->kind == CC_KIND_EXECUTABLE && !p->cache_object)
-    return;   /* nothing captured: the JIT made no object we saw */
+  if (p->kind == CC_KIND_EXECUTABLE &&
+      (!p->num_cache_objects || p->cache_objects_failed))
+    return;   /* nothing (or not all) captured of what the JIT made */
   writer w = {0};
   put_str(&w, log ? log : "");
   put_u64(&w, p->kind);
@@ -855,7 +858,9 @@ void cc_cache_store(const cc_cache_key *key, const cc_program *p,
   put_u64(&w, p->num_visible);
   for (unsigned k = 0; k < p->num_kernels; k++)
     put_kernel(&w, &p->kernels[k]);
-  put_blob(&w, p->cache_object, p->cache_object_size);
+  put_u64(&w, p->num_cache_objects);
+  for (unsigned i = 0; i < p->num_cache_objects; i++)
+    put_blob(&w, p->cache_objects[i], p->cache_object_sizes[i]);
   char *dir = w.failed ? NULL : cache_dir();
   char *path = dir ? entry_path(dir, key) : NULL;
   if (path) {
@@ -927,9 +932,10 @@ static const char *check_entry(const unsigned char *buf, size_t size,
   return NULL;
 }
 
-/* Loads the object file into a new JIT and finds every kernel's
+/* Loads the n object files into a new JIT and finds every kernel's
  * work-group function, as the build's own JIT step does. */
-static bool load_code(cc_program *p, const unsigned char *obj, size_t size,
+static bool load_code(cc_program *p, const unsigned char *const *objs,
+                      const size_t *sizes, unsigned num_objs,
                       const char *symbols, size_t symbols_size) {
   cc_llvm_init();
   LLVMErrorRef err = cc_jit_create(&p->jit);
@@ -943,9 +949,9 @@ static bool load_code(cc_program *p, const unsigned char *obj, size_t size,
   }
   if (!err)
     err = cc_math_define_names(p->jit, names, n);
-  if (!err) {
+  for (unsigned i = 0; !err && i < num_objs; i++) {
     LLVMMemoryBufferRef buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(
-        (const char *)obj, size, "skein-cache");
+        (const char *)objs[i], sizes[i], "skein-cache");
     err = LLVMOrcLLJITAddObjectFile(p->jit,
                                     LLVMOrcLLJITGetMainJITDylib(p->jit), buf);
   }
@@ -968,6 +974,8 @@ static bool load_code(cc_program *p, const unsigned char *obj, size_t size,
 
 /* Builds the program an entry's payload describes. */
 static cc_program *parse_entry(reader *r, char **log) {
+  const unsigned char **objs = NULL;
+  size_t *obj_sizes = NULL;
   cc_program *p = calloc(1, sizeof(*p));
   char *text = get_str(r);
   if (!p || !text)
@@ -1000,19 +1008,33 @@ static cc_program *parse_entry(reader *r, char **log) {
       goto fail;
     }
   p->num_visible = (unsigned)visible;
-  size_t obj_size;
-  const unsigned char *obj = get_blob(r, &obj_size);
+  /* One object per part: at most one per kernel (a library: none). */
+  uint64_t num_objs = get_u64(r);
+  if (num_objs > num + 1 ||
+      (num_objs == 0) != (p->kind != CC_KIND_EXECUTABLE))
+    goto fail;
+  objs = calloc(num_objs + 1, sizeof(*objs));
+  obj_sizes = calloc(num_objs + 1, sizeof(*obj_sizes));
+  if (!objs || !obj_sizes)
+    goto fail;
+  for (uint64_t i = 0; i < num_objs; i++)
+    objs[i] = get_blob(r, &obj_sizes[i]);
   if (r->bad || r->p != r->end)
     goto fail;
   if (p->kind == CC_KIND_EXECUTABLE &&
-      !load_code(p, obj, obj_size, (const char *)symbols, symbols_size))
+      !load_code(p, objs, obj_sizes, (unsigned)num_objs,
+                 (const char *)symbols, symbols_size))
     goto fail;
+  free(objs);
+  free(obj_sizes);
   if (log)
     *log = text;
   else
     free(text);
   return p;
 fail:
+  free(objs);
+  free(obj_sizes);
   free(text);
   cc_program_destroy(p);
   return NULL;

@@ -38,6 +38,10 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program,
     /* CL_INVALID_KERNEL_NAME if kernel_name is not found in program. */
     if (!info)
       err = CL_INVALID_KERNEL_NAME;
+    /* A kernel of a lazy build is compiled now; should LLVM fail on it,
+     * the device lacks what the kernel needs. */
+    else if (!cc_program_kernel_prepare(program->cc, info))
+      err = CL_OUT_OF_RESOURCES;
     else if (!(k = rt_kernel_create(program, info)))
       err = CL_OUT_OF_HOST_MEMORY;
   }
@@ -52,11 +56,13 @@ cl_kernel CL_API_CALL clCreateKernel(cl_program program,
  * under p's lock. Undoes them all on failure. */
 static cl_int create_all(cl_program p, cl_uint n, cl_kernel *kernels) {
   for (cl_uint i = 0; i < n; i++) {
-    kernels[i] = rt_kernel_create(p, cc_program_kernel(p->cc, i));
+    const cc_kernel_info *info = cc_program_kernel(p->cc, i);
+    bool ready = cc_program_kernel_prepare(p->cc, info);
+    kernels[i] = ready ? rt_kernel_create(p, info) : NULL;
     if (!kernels[i]) {
       while (i--)
         rt_kernel_release(kernels[i]);
-      return CL_OUT_OF_HOST_MEMORY;
+      return ready ? CL_OUT_OF_HOST_MEMORY : CL_OUT_OF_RESOURCES;
     }
   }
   return CL_SUCCESS;
