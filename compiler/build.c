@@ -74,6 +74,9 @@ static void on_diagnostic(LLVMDiagnosticInfoRef di, void *ctx) {
   if (!log || s == LLVMDSRemark || s == LLVMDSNote)
     return;   /* after the build, or not build-log material */
   char *text = LLVMGetDiagInfoDescription(di);
+  /* An error (an inline assembly statement the assembler rejects, say)
+   * leaves the code incomplete: the build fails (build_end). */
+  log->llvm_errors += s == LLVMDSError;
   cc_log_printf(log, "%s: %s\n", s == LLVMDSError ? "error" : "warning",
                 text);
   LLVMDisposeMessage(text);
@@ -81,6 +84,7 @@ static void on_diagnostic(LLVMDiagnosticInfoRef di, void *ctx) {
 
 static void build_begin(build *b) {
   cc_llvm_init();
+  cc_init_asm_parser();
   b->tsc = LLVMOrcCreateNewThreadSafeContext();
   b->ctx = LLVMOrcThreadSafeContextGetContext(b->tsc);
   LLVMContextSetDiagnosticHandler(b->ctx, on_diagnostic, &b->log);
@@ -1333,6 +1337,8 @@ static cc_status build_end(build *b, cc_status st, cc_program **out,
   cc_options_free(&b->opts);
   if (st == CC_OK && b->log.oom)
     st = CC_OUT_OF_MEMORY;
+  if (st == CC_OK && b->log.llvm_errors)
+    st = CC_BUILD_FAILED;
   if (st != CC_OK && b->p) {
     cc_program_destroy(b->p);
     b->p = NULL;

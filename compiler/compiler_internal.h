@@ -21,6 +21,8 @@ typedef struct cc_log {
   char *buf;
   size_t len, cap;
   bool oom;
+  unsigned llvm_errors;   /* error diagnostics LLVM reported (build.c's
+                             on_diagnostic): the build fails */
 } cc_log;
 
 /* Appends printf-formatted text to log. */
@@ -193,6 +195,10 @@ bool cc_run_crash_safe(void (*fn)(void *), void *arg);
 const char *cc_fatal_error_reason(void);
 /* Calls LLVM's report_fatal_error (fault injection for the tests). */
 void cc_inject_fatal_error(void);
+/* Registers the host target's assembly parser, once per process: the
+ * code generator parses inline assembly (asm statements of OpenCL C)
+ * with it, and without it stops with a fatal error. Thread-safe. */
+void cc_init_asm_parser(void);
 
 /* Initialises LLVM's native target once per process (thread-safe). */
 void cc_llvm_init(void);

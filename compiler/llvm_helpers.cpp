@@ -21,6 +21,7 @@
 #include <llvm/Transforms/Scalar/Scalarizer.h>
 #include <llvm/Support/CrashRecoveryContext.h>
 #include <llvm/Support/ErrorHandling.h>
+#include <llvm-c/Target.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -102,6 +103,11 @@ extern "C" void cc_crash_forward(const char *reason) {
     return;
   snprintf(fatal_reason, sizeof fatal_reason, "%s", reason ? reason : "");
   crc->HandleExit(1);
+}
+
+extern "C" void cc_init_asm_parser(void) {
+  static std::once_flag once;
+  std::call_once(once, [] { LLVMInitializeNativeAsmParser(); });
 }
 
 extern "C" bool cc_run_crash_safe(void (*fn)(void *), void *arg) {
