@@ -834,7 +834,10 @@ NOINLINE void store_pixel_f_any(const skein_image *d, unsigned char *p,
   }
   unsigned size = skein_channel_bytes(d->channel_type);
   int srgb = is_srgb(d->channel_order);
-  for (unsigned i = 0; i < d->num_channels && i < 4; i++) {
+  /* sRGBx's padding byte gets alpha as UNORM_INT8: its content is
+   * undefined, and the Khronos conformance tests expect alpha there. */
+  unsigned n = d->channel_order == CL_sRGBx ? 4 : d->num_channels;
+  for (unsigned i = 0; i < n && i < 4; i++) {
     int c = channel_of(d->channel_order, i);
     uint32_t bits = srgb && c < 3 ? linear_to_srgb(v[c])
                                   : encode_channel_f(d->channel_type, v[c]);

@@ -131,8 +131,8 @@ rt_format_status rt_format_check(const cl_image_format *f, size_t *elem_size,
   else if (o == CL_sRGBx)
     /* sRGBx stores r, g, b and a padding byte: 4 bytes a pixel, as the
      * Khronos conformance tests lay it out (sRGB is 3 bytes, unpadded).
-     * Only its three named channels are read and written; the padding is
-     * left as it is by kernel writes and written 0 by fills. */
+     * Reads see its three named channels; writes and fills put alpha in
+     * the padding byte, as those tests expect. */
     *elem_size = 4;
   else
     *elem_size = n * skein_channel_bytes(t);
@@ -353,7 +353,10 @@ void rt_format_pack(const cl_image_format *f, const void *fill_color,
   size_t cs = o == CL_sRGBx ? 1 : size / n; /* sRGBx: 3 channels + pad */
   bool srgb_order = o == CL_sRGBA || o == CL_sBGRA || o == CL_sRGB ||
                     o == CL_sRGBx;
-  for (unsigned i = 0; i < n; i++) {
+  /* sRGBx's padding byte gets alpha, as a kernel write puts it there
+   * (builtins/image.c: what the Khronos conformance tests expect). */
+  unsigned stored = o == CL_sRGBx ? 4 : n;
+  for (unsigned i = 0; i < stored; i++) {
     int c = source_channel(o, i);
     /* sRGB encodes red, green and blue; alpha stays linear. */
     put(out + i * cs, cs, pack_channel(t, fill_color, c, srgb_order && c < 3));
