@@ -29,17 +29,34 @@ static const struct {
 };
 
 /* The function v names, looking through address-space casts and
- * bitcasts; NULL if v is not a function's address. */
+ * bitcasts, constant or (as llvm-spirv writes them for SPIR-V's
+ * OpEnqueueKernel) instructions; NULL if v is not a function's
+ * address. */
 static LLVMValueRef function_of(LLVMValueRef v) {
   while (v && !LLVMIsAFunction(v)) {
-    if (!LLVMIsAConstantExpr(v))
+    LLVMOpcode op;
+    if (LLVMIsAConstantExpr(v))
+      op = LLVMGetConstOpcode(v);
+    else if (LLVMIsACastInst(v))
+      op = LLVMGetInstructionOpcode(v);
+    else
       return NULL;
-    LLVMOpcode op = LLVMGetConstOpcode(v);
     if (op != LLVMAddrSpaceCast && op != LLVMBitCast)
       return NULL;
     v = LLVMGetOperand(v, 0);
   }
   return v;
+}
+
+/* Deletes the cast instructions that led from a replaced operand to its
+ * block kernel once nothing uses them, so the parent keeps no reference
+ * to the kernel's address. */
+static void drop_dead_casts(LLVMValueRef v) {
+  while (v && LLVMIsACastInst(v) && !LLVMGetFirstUse(v)) {
+    LLVMValueRef from = LLVMGetOperand(v, 0);
+    LLVMInstructionEraseFromParent(v);
+    v = from;
+  }
 }
 
 /* A constant generic pointer to the NUL-terminated name of kernel, of
@@ -172,6 +189,7 @@ bool cc_device_enqueue_prepare(LLVMModuleRef m, cc_log *log) {
       }
       mark_block_kernel(m, kernel);
       LLVMSetOperand(call, op, name_constant(m, kernel, LLVMTypeOf(arg)));
+      drop_dead_casts(arg);
     }
   }
   return ok;

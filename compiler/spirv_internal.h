@@ -81,7 +81,8 @@ uint32_t *cc_il_lower(const uint32_t *words, size_t num_words,
 
 /* Renames m's declarations of builtins, as llvm-spirv mangles them, to
  * the names of Skein's library (spirv_names.c); names the library lacks
- * stay, for the build to report. */
+ * stay, for the build to report. Kernels' "opencl.queue_t" argument
+ * types become Clang's "queue_t". */
 void cc_il_rename_builtins(LLVMModuleRef m);
 
 #endif

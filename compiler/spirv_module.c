@@ -281,6 +281,10 @@ static const il_entry il_caps[] = {
     /* OpReadPipe and friends come back as Clang's __read_pipe_2 ...,
      * which builtins/pipes.c implements. */
     {17, "Pipes", "__opencl_c_pipes"},
+    /* OpEnqueueKernel and the other device-enqueue instructions: such a
+     * module is translated in llvm-spirv's OpenCL 2.0 reading, which
+     * gives back Clang's __enqueue_kernel_* calls (spirv_translate.c). */
+    {19, "DeviceEnqueue", "__opencl_c_device_enqueue"},
     {13, "ImageBasic", "__opencl_c_images"},
     {14, "ImageReadWrite", "__opencl_c_read_write_images"},
     {20, "LiteralSampler", "__opencl_c_images"},

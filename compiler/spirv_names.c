@@ -6,11 +6,14 @@
  * way (U8CLglobal, ..., U9CLprivate). The qualifiers take part in the
  * mangling's substitutions, so the names are compared demangled: each
  * library name once, with " CLprivate" dropped, and each name of a
- * program with " ASn" spelled as the library's qualifier. */
+ * program with " ASn" spelled as the library's qualifier. It also
+ * spells the one OpenCL C type llvm-spirv names its own way in kernels'
+ * argument metadata ("opencl.queue_t") as Clang does. */
 #include "builtin_families.h"
 #include "spirv_internal.h"
 
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,7 +101,51 @@ static const char *library_name(const char *name) {
   return hit ? hit->name : NULL;
 }
 
+/* The kernel_arg_type (or _base_type, kind) metadata node of kernel f
+ * with llvm-spirv's "opencl.queue_t" spelled "queue_t", as Clang
+ * writes it and the runtime's clSetKernelArg looks for it (a queue_t
+ * argument takes only a device queue). */
+static void rename_queue_arg_type(LLVMValueRef f, const char *kind) {
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
+  unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
+  size_t n;
+  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(f, &n);
+  LLVMValueRef node = NULL;
+  for (size_t i = 0; i < n && !node; i++)
+    if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) == id)
+      node = LLVMMetadataAsValue(
+          ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
+  if (md)
+    LLVMDisposeValueMetadataEntries(md);
+  unsigned count = node ? LLVMGetMDNodeNumOperands(node) : 0;
+  if (!count)
+    return;
+  LLVMValueRef ops[count];
+  LLVMMetadataRef mds[count];
+  LLVMGetMDNodeOperands(node, ops);
+  bool changed = false;
+  for (unsigned i = 0; i < count; i++) {
+    unsigned len = 0;
+    const char *text = ops[i] ? LLVMGetMDString(ops[i], &len) : NULL;
+    if (text && len == 14 && memcmp(text, "opencl.queue_t", 14) == 0) {
+      mds[i] = LLVMMDStringInContext2(ctx, "queue_t", 7);
+      changed = true;
+    } else {
+      mds[i] = ops[i] ? LLVMValueAsMetadata(ops[i]) : NULL;
+    }
+  }
+  if (changed)
+    LLVMGlobalSetMetadata(f, id, LLVMMDNodeInContext2(ctx, mds, count));
+}
+
 void cc_il_rename_builtins(LLVMModuleRef m) {
+  for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
+       f = LLVMGetNextFunction(f)) {
+    if (LLVMGetFunctionCallConv(f) != LLVMSPIRKERNELCallConv)
+      continue;
+    rename_queue_arg_type(f, "kernel_arg_type");
+    rename_queue_arg_type(f, "kernel_arg_base_type");
+  }
   LLVMValueRef next;
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f; f = next) {
     next = LLVMGetNextFunction(f);

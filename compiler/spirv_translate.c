@@ -345,6 +345,24 @@ static uint32_t *rewrite_scalar_nulls(const uint32_t *w, size_t num_words,
   return out;
 }
 
+/* Whether the module declares the DeviceEnqueue capability. llvm-spirv
+ * 15 reads OpEnqueueKernel and the other device-enqueue instructions
+ * back only in its OpenCL 2.0 reading (its default, OpenCL 1.2, aborts
+ * on them); that reading also spells atomics and barriers the 2.0 way
+ * (atomic_fetch_add_explicit, work_group_barrier), which the library
+ * has too, so only such modules take it (docs/architecture.md). The
+ * module passed cc_il_load, so every word count fits; capabilities come
+ * first in a module's logical layout. */
+static bool declares_device_enqueue(const uint32_t *w, size_t num_words) {
+  enum { OP_CAPABILITY = 17, DEVICE_ENQUEUE = 19 };
+  for (size_t at = 5; at < num_words && (w[at] & 0xffffu) == OP_CAPABILITY &&
+                      w[at] >> 16;
+       at += w[at] >> 16)
+    if (w[at] >> 16 >= 2 && w[at + 1] == DEVICE_ENQUEUE)
+      return true;
+  return false;
+}
+
 cc_status cc_il_translate(const uint32_t *words, size_t num_words,
                           unsigned char **bc, size_t *bc_size, cc_log *log) {
   *bc = NULL;
@@ -387,7 +405,9 @@ cc_status cc_il_translate(const uint32_t *words, size_t num_words,
   } else {
     const char *val[] = {validator(), "--target-env", val_env(words[1]), in,
                          NULL};
-    const char *tr[] = {translator(), "-r", in, "-o", out, NULL};
+    const char *tr[] = {translator(), "-r", in, "-o", out, NULL, NULL};
+    if (declares_device_enqueue(words, num_words))
+      tr[5] = "--spirv-target-env=CL2.0";
     if (step("the SPIR-V validator", val, msgs, log) &&
         step("the SPIR-V translator", tr, msgs, log)) {
       *bc = read_file(out, SIZE_MAX, bc_size);
