@@ -10,7 +10,9 @@
  * pointer block arguments in a child that reduces with a barrier; the
  * flags' ordering promises (WAIT_KERNEL sees every work-group's writes,
  * WAIT_WORK_GROUP the enqueuing group's writes after the call); a full
- * device queue (CLK_DEVICE_QUEUE_FULL, nothing lost, no hang); invalid
+ * device queue (CLK_DEVICE_QUEUE_FULL, nothing lost, no hang);
+ * independent children (siblings, and children of different parents)
+ * running side by side, with mixed sizes and __local buffers; invalid
  * queues and ndranges; the get_kernel_* queries; OpenCL C 2.0 reported,
  * and a CL2.0 program using pipes, SVM and device enqueue together.
  * Built for CL2.0 and CL3.0; ctest runs it in every mode
@@ -302,8 +304,9 @@ static void test_nesting(const char *opt) {
 
 /* A chain through events: A writes x, B (waiting for A) doubles it into
  * y, a marker waits for both, C (waiting for the marker) adds 1 into z;
- * D waits for a user event that E, enqueued after it, completes after
- * writing what D reads.
+ * D waits for C and for a user event that E, enqueued after it,
+ * completes after writing what D reads (nothing else orders them: a
+ * device queue is out of order).
  * flags[] receives is_valid_event answers and the return codes. */
 static const char events_src[] =
   "kernel void chain(global int *x, global int *y, global int *z,\n"
@@ -324,8 +327,9 @@ static const char events_src[] =
   "      ^{ z[get_global_id(0)] = y[get_global_id(0)] + 1; });\n"
   "  u = create_user_event();\n"
   "  flags[4] = is_valid_event(u);\n"
+  "  clk_event_t cu[2] = {c, u};\n"
   "  flags[5] = enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
-  "      ndrange_1D(1), 1, &u, NULL, ^{ flags[6] = z[n - 1] + flags[8]; });\n"
+  "      ndrange_1D(1), 2, cu, NULL, ^{ flags[6] = z[n - 1] + flags[8]; });\n"
   "  flags[8] = 0;\n"
   "  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),\n"
   "      ^{ flags[8] = 2; set_user_event_status(u, CL_COMPLETE); });\n"
@@ -584,6 +588,92 @@ static void test_full(const char *opt) {
   clReleaseProgram(p);
 }
 
+/* Independent children run side by side (runtime/core/device_queue.c
+ * runs each round of runnable children as one job). "wide": each of 64
+ * work-items enqueues a child of its own size (3 to 21 items, the
+ * runtime's local size) and one with a __local buffer of its own size, all
+ * in one round. "meet": two work-items each enqueue a child, which
+ * enqueues a grandchild; the two children (siblings), and then the two
+ * grandchildren (of different parents), each count themselves in, wait
+ * a bounded time for the other, and count themselves out: run one at a
+ * time, each is always alone. Per level: st[0] who is in, st[1] the
+ * most either saw in, st[2] how many ran. */
+static const char rounds_src[] =
+  "kernel void wide(global int *a) {\n"
+  "  int i = (int)get_global_id(0), n = (i % 7 + 1) * 3;\n"
+  "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
+  "      ndrange_1D(n), ^{ int g = (int)get_global_id(0);\n"
+  "        a[i * 32 + g] = i * 1000 + g * 10 + (int)get_global_size(0)\n"
+  "                        / 3; });\n"
+  "  enqueue_kernel(get_default_queue(), CLK_ENQUEUE_FLAGS_NO_WAIT,\n"
+  "      ndrange_1D(n, n), ^(local void *p) { local int *s = p;\n"
+  "        int l = (int)get_local_id(0);\n"
+  "        s[l] = l + i;\n"
+  "        barrier(CLK_LOCAL_MEM_FENCE);\n"
+  "        if (l == 0) { int t = 0;\n"
+  "          for (int k = 0; k < n; k++) t += s[k];\n"
+  "          a[64 * 32 + i] = t; } },\n"
+  "      (uint)(n * sizeof(int)));\n"
+  "}\n"
+  "void meet(volatile global atomic_int *st) {\n"
+  "  atomic_fetch_add(&st[2], 1);\n"
+  "  int seen = atomic_fetch_add(&st[0], 1) + 1;\n"
+  "  for (int k = 0; k < (1 << 22) && seen < 2; k++)\n"
+  "    seen = atomic_load(&st[0]);\n"
+  "  atomic_fetch_max(&st[1], seen);\n"
+  "  atomic_fetch_sub(&st[0], 1);\n"
+  "}\n"
+  "kernel void pair(volatile global atomic_int *st) {\n"
+  "  queue_t q = get_default_queue();\n"
+  "  enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1), ^{\n"
+  "    meet(st);\n"
+  "    enqueue_kernel(q, CLK_ENQUEUE_FLAGS_NO_WAIT, ndrange_1D(1),\n"
+  "                   ^{ meet(st + 3); }); });\n"
+  "}\n";
+
+static void test_rounds(const char *opt) {
+  cl_program p = test_build(&env, rounds_src, opt);
+  int a[64 * 32 + 64];
+  memset(a, 0, sizeof a);
+  cl_mem m = test_buffer(&env, sizeof a, a);
+  run(p, "wide", 64, 1, &m, 1, NULL, 0);
+  read_back(m, a, sizeof a);
+  for (int i = 0; i < 64; i++) {
+    int n = (i % 7 + 1) * 3, t = 0;
+    for (int g = 0; g < 32; g++)
+      CHECK_EQ(a[i * 32 + g], g < n ? i * 1000 + g * 10 + n / 3 : 0);
+    for (int k = 0; k < n; k++)
+      t += k + i;
+    CHECK_EQ(a[64 * 32 + i], t);
+  }
+  clReleaseMemObject(m);
+
+  /* With one compute unit nothing can meet. On a loaded machine a
+   * worker may not get a core in time, so a few tries are allowed. */
+  cl_uint units = 0;
+  REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_MAX_COMPUTE_UNITS,
+                             sizeof units, &units, NULL));
+  int st[6], met = 0;
+  memset(st, 0, sizeof st);
+  m = test_buffer(&env, sizeof st, st);
+  for (int t = 0; t < 10 && units > 1 && met != 2; t++) {
+    memset(st, 0, sizeof st);
+    REQUIRE_OK(clEnqueueWriteBuffer(env.queue, m, CL_TRUE, 0, sizeof st, st,
+                                    0, NULL, NULL));
+    run(p, "pair", 2, 1, &m, 1, NULL, 0);
+    read_back(m, st, sizeof st);
+    for (int l = 0; l < 2; l++) {
+      CHECK_EQ(st[3 * l], 0);
+      CHECK_EQ(st[3 * l + 2], 2);
+    }
+    met = (st[1] == 2) + (st[4] == 2);
+  }
+  if (units > 1)
+    CHECK_EQ(met, 2);
+  clReleaseMemObject(m);
+  clReleaseProgram(p);
+}
+
 /* OpenCL C 2.0 is reported, and one CL2.0 program uses its mandatory
  * features together: a pipe, an atomic on fine-grain SVM with
  * memory_scope_all_svm_devices, a generic pointer, a program-scope
@@ -680,6 +770,7 @@ int main(void) {
     test_local_args(stds[s]);
     test_flags(stds[s]);
     test_full(stds[s]);
+    test_rounds(stds[s]);
   }
   test_cl20();
   REQUIRE_OK(clReleaseCommandQueue(devq));

@@ -7,11 +7,15 @@
  * and so does every clk_event_t, which lives until the root is freed
  * (release_event only counts). Nodes wait in the root's list; when the
  * host command's work-groups have all finished, its executor runs them
- * one after another, oldest first among those whose wait events have
- * completed, each over the whole worker pool (rt_dq_host_finish); a
- * child's own enqueues join the list. So every flag's promise holds: no
+ * in rounds (rt_dq_host_finish): each round takes every node whose wait
+ * events have completed and runs all their work-groups as one job over
+ * the worker pool, so independent children (siblings, or children of
+ * different parents) run side by side; a child's own enqueues join the
+ * list and run in a later round. So every flag's promise holds: no
  * child starts before its parent's work-groups, and with them the
- * enqueuing work-group, have finished. A node completes (its event
+ * enqueuing work-group, have finished; and none starts before the
+ * events it waits for have completed (device queues are out of order,
+ * so nothing else orders children). A node completes (its event
  * becomes CL_COMPLETE) when it has run and all its children have
  * completed; the host command completes after rt_dq_host_finish, so
  * after its whole tree. Nothing recurses: a depth of 100 is a list of
@@ -155,6 +159,10 @@ typedef struct dq_node {
   skein_launch launch;
   sched_job job;
   _Atomic bool group_failed;     /* a fiber stack overflowed */
+  _Atomic uint64_t groups_left;  /* in a batch: the last group's worker
+                                    notes the end time */
+  uint64_t first_group;          /* in a batch: its first group's index */
+  cl_int error;                  /* set by its run */
   bool failed;                   /* a wait event failed: not run */
   uint32_t num_waits;
   dq_event **waits;              /* point into the node's allocation */
@@ -577,64 +585,204 @@ static const skein_device_enqueue_ops ops = {
 
 /* ---- Running the children ------------------------------------------- */
 
-static void run_group(void *arg, uint64_t gx, uint64_t gy, uint64_t gz,
-                      char *local_mem) {
-  dq_node *n = arg;
-  n->info->wg(&n->launch, gx, gy, gz, local_mem);
+/* The groups of one node, or UINT64_MAX if their count overflows. */
+static uint64_t node_groups(const dq_node *n) {
+  if (!n->info || n->failed)
+    return 0;
+  uint64_t xy, xyz;
+  if (__builtin_mul_overflow(n->job.num_groups[0], n->job.num_groups[1],
+                             &xy) ||
+      __builtin_mul_overflow(xy, n->job.num_groups[2], &xyz))
+    return UINT64_MAX;
+  return xyz;
+}
+
+/* A round's work-groups, as one job: group g of the job is group
+ * g - first_group of the node whose range holds it. */
+typedef struct dq_batch {
+  dq_node **nodes;               /* in the order taken */
+  uint32_t count;
+} dq_batch;
+
+/* Runs one group of n; x, y, z its group ids. */
+static void node_group(dq_node *n, uint64_t x, uint64_t y, uint64_t z,
+                       char *local_mem) {
+  n->info->wg(&n->launch, x, y, z, local_mem);
   if (n->info->uses_barriers && sched_fiber_take_error())
     atomic_store_explicit(&n->group_failed, true, memory_order_relaxed);
 }
 
-/* Removes and returns the oldest node whose wait events have all
- * completed, NULL if none; *any says whether nodes are left. */
+static void run_group(void *arg, uint64_t gx, uint64_t gy, uint64_t gz,
+                      char *local_mem) {
+  node_group(arg, gx, gy, gz, local_mem);
+}
+
+static void run_batch_group(void *arg, uint64_t g, uint64_t gy,
+                            uint64_t gz, char *local_mem) {
+  (void)gy;
+  (void)gz;
+  const dq_batch *b = arg;
+  /* The last node whose first group is at or before g. */
+  uint32_t lo = 0, hi = b->count;
+  while (hi - lo > 1) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (b->nodes[mid]->first_group <= g)
+      lo = mid;
+    else
+      hi = mid;
+  }
+  dq_node *n = b->nodes[lo];
+  uint64_t i = g - n->first_group;
+  uint64_t nx = n->job.num_groups[0], ny = n->job.num_groups[1];
+  node_group(n, i % nx, i / nx % ny, i / nx / ny, local_mem);
+  /* The end time of a profiled child is its own last group's, not the
+   * round's. */
+  if (n->event &&
+      atomic_fetch_sub_explicit(&n->groups_left, 1, memory_order_acq_rel) ==
+          1)
+    n->event->t_end = rt_now_ns();
+}
+
+/* The most groups a round runs together: a node with more runs alone,
+ * as a 3D job of its own. */
+#define DQ_ROUND_GROUPS ((uint64_t)1 << 62)
+
+/* Removes from the root's list, in order, every node whose wait events
+ * have all completed, as long as their groups add up to at most
+ * DQ_ROUND_GROUPS (a node that does not fit stays for a later round),
+ * and returns them linked by next; NULL if none. *any says whether
+ * nodes are left. */
 static dq_node *take_runnable(rt_dq_root *r, bool *any) {
   pthread_mutex_lock(&r->lock);
-  dq_node *prev = NULL, *n = r->head;
-  for (; n; prev = n, n = n->next) {
+  dq_node *taken = NULL, **tail = &taken;
+  uint64_t total = 0;
+  for (dq_node *prev = NULL, *n = r->head, *next; n && total <=
+       DQ_ROUND_GROUPS; n = next) {
+    next = n->next;
     uint32_t i = 0;
     while (i < n->num_waits && event_done(n->waits[i]))
       i++;
-    if (i == n->num_waits)
-      break;
-  }
-  if (n) {
+    uint64_t groups = node_groups(n);
+    if (i < n->num_waits ||
+        (taken && groups > DQ_ROUND_GROUPS - total)) {
+      prev = n;
+      continue;
+    }
+    /* A node over the limit is taken alone, and ends the round. */
+    total = groups > DQ_ROUND_GROUPS ? DQ_ROUND_GROUPS + 1 : total + groups;
     if (prev)
-      prev->next = n->next;
+      prev->next = next;
     else
-      r->head = n->next;
+      r->head = next;
     if (r->tail == n)
       r->tail = prev;
     n->next = NULL;
+    *tail = n;
+    tail = &n->next;
   }
   *any = r->head != NULL;
   pthread_mutex_unlock(&r->lock);
-  return n;
+  return taken;
 }
 
-/* Runs n's work-groups (a marker has none). */
-static cl_int node_run(dq_node *n) {
+/* Before a node's groups run: its wait events' failures, its start
+ * time, its printf buffer. */
+static void node_begin(dq_node *n) {
   for (uint32_t i = 0; i < n->num_waits; i++)
     n->failed |= atomic_load(&n->waits[i]->status) < 0;
+  n->error = CL_SUCCESS;
   if (n->event)
     n->event->t_start = rt_now_ns();
-  cl_int err = CL_SUCCESS;
-  if (n->info && !n->failed) {
-    n->job.fn = run_group;
-    n->job.arg = n;
-    if (n->info->uses_printf &&
-        !(n->launch.printf_buffer = rt_printf_buffer_create()))
-      err = CL_OUT_OF_HOST_MEMORY;
-    else if (sched_run(&n->job) != 0 ||
-             atomic_load(&n->group_failed))
-      err = CL_OUT_OF_RESOURCES;
-    rt_printf_flush(n->launch.printf_buffer);
-    n->launch.printf_buffer = NULL;
-  }
-  if (n->event)
+  if (n->info && !n->failed && n->info->uses_printf &&
+      !(n->launch.printf_buffer = rt_printf_buffer_create()))
+    n->error = CL_OUT_OF_HOST_MEMORY;
+}
+
+/* Whether n has groups to run (node_begin went well). */
+static bool node_runs(const dq_node *n) {
+  return n->info && !n->failed && n->error == CL_SUCCESS;
+}
+
+/* After: its output, its end time (unless its last group noted it), its
+ * queue slot. */
+static void node_end(dq_node *n, bool ran, bool timed) {
+  if (ran && atomic_load(&n->group_failed))
+    n->error = CL_OUT_OF_RESOURCES;
+  rt_printf_flush(n->launch.printf_buffer);
+  n->launch.printf_buffer = NULL;
+  if (n->event && !timed)
     n->event->t_end = rt_now_ns();
   atomic_fetch_sub(&n->queue->dq_used, 1);
   clReleaseCommandQueue(n->queue);
-  return err;
+}
+
+/* Runs one node's work-groups (a marker has none) as a job of its own. */
+static void node_run(dq_node *n) {
+  node_begin(n);
+  bool ran = node_runs(n);
+  if (ran) {
+    n->job.fn = run_group;
+    n->job.arg = n;
+    if (sched_run(&n->job) != 0)
+      n->error = CL_OUT_OF_RESOURCES;
+  }
+  node_end(n, ran, false);
+}
+
+/* SKEIN_DQ_SERIAL=1 runs a round's nodes one at a time, each over the
+ * pool, as before rounds ran side by side: for comparison (bench/
+ * device_enqueue.c) and to tell a concurrency fault from another. Read
+ * once. */
+static bool serial_rounds(void) {
+  static _Atomic int serial = -1;
+  int s = atomic_load_explicit(&serial, memory_order_relaxed);
+  if (s < 0) {
+    const char *e = getenv("SKEIN_DQ_SERIAL");
+    s = e && strcmp(e, "1") == 0;
+    atomic_store_explicit(&serial, s, memory_order_relaxed);
+  }
+  return s;
+}
+
+/* Runs the nodes of list (linked by next) side by side: the groups of
+ * every one of them as one job over the pool, in list order. A node
+ * alone, or a round whose bookkeeping cannot be allocated, runs one
+ * node at a time. */
+static void batch_run(dq_node *list) {
+  uint32_t count = 0;
+  for (dq_node *n = list; n; n = n->next)
+    count++;
+  dq_batch b = {.nodes = count > 1 && !serial_rounds()
+                             ? malloc(count * sizeof *b.nodes)
+                             : NULL};
+  if (!b.nodes) {
+    for (dq_node *n = list; n; n = n->next)
+      node_run(n);
+    return;
+  }
+  sched_job job = {.num_groups = {0, 1, 1}, .fn = run_batch_group,
+                   .arg = &b};
+  for (dq_node *n = list; n; n = n->next) {
+    node_begin(n);
+    if (!node_runs(n))
+      continue;
+    job.subset = n->job.subset;   /* the same for every node of a root */
+    uint64_t groups = node_groups(n);
+    n->first_group = job.num_groups[0];
+    atomic_store_explicit(&n->groups_left, groups, memory_order_relaxed);
+    job.num_groups[0] += groups;
+    if (n->job.local_mem_size > job.local_mem_size)
+      job.local_mem_size = n->job.local_mem_size;
+    b.nodes[b.count++] = n;
+  }
+  bool failed = b.count && sched_run(&job) != 0;
+  for (dq_node *n = list; n; n = n->next) {
+    bool ran = node_runs(n);
+    if (ran && failed)
+      n->error = CL_OUT_OF_RESOURCES;
+    node_end(n, ran, ran && !failed && n->event);
+  }
+  free(b.nodes);
 }
 
 /* Drops n's references on its wait events. */
@@ -650,28 +798,35 @@ cl_int rt_dq_host_finish(rt_dq_host *h) {
   cl_int err = CL_SUCCESS;
   for (;;) {
     bool any;
-    dq_node *n = take_runnable(r, &any);
-    if (!n && !any)
+    dq_node *list = take_runnable(r, &any);
+    if (!list && !any)
       break;
-    if (!n) {
+    if (!list) {
       /* Every node left waits for an event nothing can complete any
        * more (a user event never set): they fail instead of hanging. */
       pthread_mutex_lock(&r->lock);
-      n = r->head;
-      r->head = n->next;
+      list = r->head;
+      r->head = list->next;
       if (!r->head)
         r->tail = NULL;
       pthread_mutex_unlock(&r->lock);
-      n->failed = true;
+      list->next = NULL;
+      list->failed = true;
       err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     }
-    cl_int run = node_run(n);
-    node_unwait(r, n);
-    if (run != CL_SUCCESS) {
-      n->failed = true;
-      err = run;
+    batch_run(list);
+    /* Settling may free a node (and its completed ancestors), never one
+     * of this round's that is not yet settled: each waits for its own
+     * run until then. */
+    for (dq_node *n = list, *next; n; n = next) {
+      next = n->next;
+      node_unwait(r, n);
+      if (n->error != CL_SUCCESS) {
+        n->failed = true;
+        err = n->error;
+      }
+      node_settle(r, n);
     }
-    node_settle(r, n);
   }
   for (dq_event *e = r->events, *next; e; e = next) {
     next = e->next;
