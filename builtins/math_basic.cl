@@ -3,10 +3,13 @@
  * copysign, fmin/fmax and fdim, for float and double, scalar and vector. */
 #include "builtins.h"
 
-/* mad may trade accuracy for speed; a fused multiply-add is both exact
- * and as fast as a separate multiply and add on the hosts we target. */
+/* mad may trade accuracy for speed: a * b + c, contracted (llvm.fmuladd),
+ * is one fused instruction where the target has FMA (as exact as fma and
+ * as fast as a multiply) and a multiply and an add where it has not
+ * (x86-64-v2), where llvm.fma would be a call of fmaf per lane. */
+#pragma OPENCL FP_CONTRACT ON
 #define TERNARY(T, S) \
-  T OVL mad(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); } \
+  T OVL mad(T a, T b, T c) { return a * b + c; } \
   T OVL fma(T a, T b, T c) { return __builtin_elementwise_fma(a, b, c); }
 SK_FLOATS(TERNARY)
 

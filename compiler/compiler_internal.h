@@ -92,6 +92,13 @@ char *cc_demangle(const char *name);
  * to interleave count times. */
 void cc_set_loop_interleave(LLVMValueRef br, unsigned count, unsigned width);
 
+/* unroll_jam.cpp: cc_enable_unroll_and_jam adds LLVM's unroll-and-jam
+ * pass to its O3 pipeline (once, at initialisation); the pass acts only on
+ * loops that cc_set_loop_unroll_and_jam marked, asking for count copies
+ * of the body with their inner loops fused. */
+void cc_enable_unroll_and_jam(void);
+void cc_set_loop_unroll_and_jam(LLVMValueRef br, unsigned count);
+
 /* Bounds-checked mode (bounds_check.cpp). cc_bounds_prepare makes every
  * defined function of m that is not a kernel always-inline (so the checks
  * see every access in the kernel's own code; run the always-inline pass
@@ -146,6 +153,8 @@ typedef struct cc_vector_plan {
   unsigned ops;          /* its arithmetic operations, before any split */
   unsigned width;        /* work-items per vector the loop vectoriser must
                           * use; 0: its cost model chooses */
+  unsigned jam;          /* work-items whose inner loops run fused
+                          * (unroll-and-jam of the work-item loop); 1: none */
 } cc_vector_plan;
 
 /* Measures fn (a loop-mode work-item body, latch its loop's back edge;

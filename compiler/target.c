@@ -17,6 +17,7 @@ static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static void init_llvm(void) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
+  cc_enable_unroll_and_jam();
 }
 
 void cc_llvm_init(void) {

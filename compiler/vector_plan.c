@@ -101,8 +101,10 @@ static unsigned interleave_for(const cc_target *t, unsigned chains,
 }
 
 /* SKEIN_VECTOR_SPLIT=0/1 forces the split off or on (where it is legal),
- * SKEIN_INTERLEAVE=n the interleave count of every long body: both for
- * measuring the model's choices against the alternatives. -1: unset. */
+ * SKEIN_INTERLEAVE=n the interleave count of every long body,
+ * SKEIN_UNROLL_JAM=n the unroll-and-jam count of kept vectors (1: none):
+ * all for measuring the model's choices against the alternatives.
+ * -1: unset. */
 static int forced(const char *name) {
   const char *env = getenv(name);
   return env && *env ? atoi(env) : -1;
@@ -112,7 +114,7 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
                                const char *name) {
   const cc_target *t = cc_target_get();
   body_profile body = profile_body(fn);
-  cc_vector_plan plan = {false, 1, body.ops, 0};
+  cc_vector_plan plan = {false, 1, body.ops, 0, 1};
   if (body.ops < LONG_BODY_OPS)
     return plan;
   unsigned width_bits = body.lanes * body.bits;
@@ -147,6 +149,12 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
       regs = shape.carried * body.bits / t->vector_bits;
       if (regs < 2 * chains)
         regs = 2 * chains;
+      /* ... but it does unroll-and-jam the work-item loop around the
+       * kernel's own loop (unroll_jam.cpp), which gives the FMA units
+       * as many chains: clpeak's double16 on the Xeon had 2 chains. */
+      int jam = forced("SKEIN_UNROLL_JAM");
+      plan.jam = jam >= 1 && jam <= 16 ? (unsigned)jam
+                                       : interleave_for(t, chains, regs);
     }
   }
   /* Half arithmetic without AVX-512 FP16 is float arithmetic between
@@ -161,8 +169,8 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
   if (cc_dump_enabled("modes"))
     fprintf(stderr,
             "skein: %s: vectors %s, %u work-item vectors of %u bits "
-            "interleaved (%u chains, %u registers each)\n",
+            "interleaved, %u jammed (%u chains, %u registers each)\n",
             name, plan.split ? "split into lanes" : "kept", plan.interleave,
-            t->vector_bits, chains, regs);
+            t->vector_bits, plan.jam, chains, regs);
   return plan;
 }

@@ -574,6 +574,8 @@ static void hint_interleave(cc_wg *wg) {
                                         LLVMGetValueName2(wg->fn, &len));
   if (plan.interleave > 1 || plan.width > 1)
     cc_set_loop_interleave(wg->x_latch, plan.interleave, plan.width);
+  if (plan.jam > 1)
+    cc_set_loop_unroll_and_jam(wg->x_latch, plan.jam);
 }
 
 void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {

@@ -49,6 +49,7 @@ static const struct target {
   const char *cpu;
   unsigned vector_bits;
 } targets[] = {
+    {"x86-64-v2", 128},
     {"haswell", 256},
     {"znver3", 256},
     {"skylake-avx512", 512},
@@ -192,7 +193,9 @@ static bool host_runs(const struct target *t) {
            __builtin_cpu_supports("avx512vl") &&
            __builtin_cpu_supports("avx512bw") &&
            __builtin_cpu_supports("avx512dq");
-  return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  if (t->vector_bits == 256)
+    return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  return __builtin_cpu_supports("sse4.2");
 }
 
 int main(int argc, char **argv) {
@@ -224,16 +227,29 @@ int main(int argc, char **argv) {
                 c->name);
         continue;
       }
-      /* 16 multiply-adds per iteration of the kernel's loop and lane;
-       * vectorised across work-items, at least 16 full-width operations
-       * per iteration, and for the scalar chains four or more vectors
-       * of work-items interleaved (vector_plan.c asks for eight). */
+      /* 16 multiply-adds per iteration of the kernel's loop and lane,
+       * done on vectors at least as wide as the target's. The FMA units
+       * need 8 independent chains (vector_plan.c): a kernel whose own
+       * vector fills r registers brings r, so ceil(8 / r) work-items'
+       * copies of its 16 operations must be in the loop (interleaved,
+       * or unroll-and-jammed around the kernel's loop), 4 or more for
+       * the narrower ones and the scalars. */
+      const char *digits = c->name + strcspn(c->name, "0123456789");
+      unsigned regs = (unsigned)(atoi(digits) ? atoi(digits) : 1) *
+                      c->bits / t->vector_bits;
+      unsigned copies = regs <= 2 ? 4 : (8 + regs - 1) / regs;
       unsigned n = wide_ops(body, c, t->vector_bits);
-      unsigned want = c->scalar ? 64 : 16;
+      unsigned want = 16 * copies;
       if (n < want) {
         fprintf(stderr, "%s %s: %u multiply-adds of %u bits or more, "
                         "want %u\n", t->cpu, c->name, n, t->vector_bits,
                 want);
+        test_failures++;
+      }
+      /* Without FMA (x86-64-v2) mad must be a multiply and an add:
+       * llvm.fma there is a call of fmaf per lane. */
+      if (t->vector_bits == 128 && strstr(body, "@llvm.fma.")) {
+        fprintf(stderr, "%s %s: llvm.fma without FMA\n", t->cpu, c->name);
         test_failures++;
       }
       free(body);
