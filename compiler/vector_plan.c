@@ -35,15 +35,28 @@ typedef struct body_profile {
   unsigned bits;
   unsigned half_results;   /* values rounded to half (arithmetic on half
                             * is done in float and rounded: math_half.cl) */
+  bool images;             /* it reads or writes images */
 } body_profile;
 
+/* Whether i calls one of the image builtins' format keys, which only
+ * image accesses have (image_version.cpp versions the loop on them). */
+static bool image_key_call(LLVMValueRef i) {
+  if (LLVMGetInstructionOpcode(i) != LLVMCall)
+    return false;
+  LLVMValueRef callee = LLVMGetCalledValue(i);
+  size_t len = 0;
+  const char *name = callee ? LLVMGetValueName2(callee, &len) : "";
+  return strncmp(name, "__skein_image_key", 17) == 0;
+}
+
 static body_profile profile_body(LLVMValueRef fn) {
-  body_profile p = {0, 1, 0, 0};
+  body_profile p = {0, 1, 0, 0, false};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i)) {
       LLVMOpcode op = LLVMGetInstructionOpcode(i);
+      p.images |= image_key_call(i);
       LLVMTypeRef t = LLVMTypeOf(i);
       bool vector = LLVMGetTypeKind(t) == LLVMVectorTypeKind;
       LLVMTypeRef et = vector ? LLVMGetElementType(t) : t;
@@ -115,7 +128,12 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
   const cc_target *t = cc_target_get();
   body_profile body = profile_body(fn);
   cc_vector_plan plan = {false, 1, body.ops, 0, 1};
-  if (body.ops < LONG_BODY_OPS)
+  /* Image kernels belong to the image pass (image_version.cpp), which
+   * versions the loop on the images' formats and splits each version's
+   * pixels itself, keeping pixel loads and stores whole; split here
+   * first, the loop vectoriser no longer widened them at all (the
+   * sampler-less RGBA8 copy lost every <16 x> vector). */
+  if (body.ops < LONG_BODY_OPS || body.images)
     return plan;
   unsigned width_bits = body.lanes * body.bits;
   unsigned chains = 1, regs = 2;
