@@ -4,7 +4,9 @@
  * assembler rejects (an unknown mnemonic, a bad operand), or that the
  * front end rejects (an operand number out of range), fails the build
  * with CL_BUILD_PROGRAM_FAILURE and the reason in the log, leaving the
- * process and later builds unharmed. Before the JIT registered the
+ * process and later builds unharmed; in a program of two kernels (a
+ * split build) the bad kernel fails the build or its clCreateKernel,
+ * never runs. Before the JIT registered the
  * target's assembly parser, any asm statement stopped LLVM with a fatal
  * error. */
 #include "test_util.h"
@@ -96,6 +98,34 @@ static void expect_failure(test_env *env, const char *src, const char *want) {
   clReleaseProgram(p);
 }
 
+/* A program of two kernels, one with bad assembly: a split build (one
+ * module per kernel, compiled when a kernel is first made) may build the
+ * program and fail that kernel at clCreateKernel instead; either way the
+ * bad kernel never runs, and no other error comes back. */
+static void test_bad_in_split(test_env *env) {
+  const char *src =
+      "kernel void fine(global int *a) { a[0] = 1; }\n"
+      "kernel void bad(global int *a) {\n"
+      "  int x = a[0];\n"
+      "  __asm__(\"no_such_instruction %0\" : \"+r\"(x));\n"
+      "  a[0] = x;\n"
+      "}\n";
+  cl_int err;
+  cl_program p = clCreateProgramWithSource(env->context, 1, &src, NULL, &err);
+  REQUIRE_OK(err);
+  err = clBuildProgram(p, 1, &env->device, "", NULL, NULL);
+  if (err == CL_SUCCESS) {
+    cl_kernel k = clCreateKernel(p, "bad", &err);
+    CHECK(k == NULL);
+    CHECK(err == CL_OUT_OF_RESOURCES || err == CL_INVALID_PROGRAM_EXECUTABLE);
+    if (k)
+      clReleaseKernel(k);
+  } else {
+    CHECK_EQ(err, CL_BUILD_PROGRAM_FAILURE);
+  }
+  clReleaseProgram(p);
+}
+
 int main(void) {
   test_env env;
   test_setup(&env);
@@ -124,6 +154,7 @@ int main(void) {
                  "  a[0] = x;\n"
                  "}\n",
                  "operand");
+  test_bad_in_split(&env);
 #if defined(__x86_64__)
   test_good(&env);
 #endif
