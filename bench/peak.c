@@ -114,6 +114,12 @@ static void add(char *buf, size_t n, const char *fmt, ...) {
   va_end(ap);
 }
 
+/* The integer element types skein-bench-peak measures (GIOPS). */
+static bool is_integer(const char *s) {
+  return !strcmp(s, "char") || !strcmp(s, "short") || !strcmp(s, "int") ||
+         !strcmp(s, "long");
+}
+
 /* The compute kernel's source: each work-item runs MADS_PER_ITEM / w mads
  * on w-wide vectors of type s, as `chains` independent dependency chains
  * (each two alternating values x, y), 16 mads per loop iteration. */
@@ -125,15 +131,22 @@ static void compute_source(char *src, size_t n, const char *s, const char *tw,
   if (s[0] == 'd')
     add(src, n, "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n");
   /* half: the argument is a float (half kernel arguments need the host to
-   * make halves), converted once. */
+   * make halves), converted once; the integer types take an int. Integer
+   * kernels multiply and add (no mad() for them), as clpeak's do. */
   bool half = s[0] == 'h';
+  bool integer = is_integer(s);
   if (half)
     add(src, n, "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n");
-  add(src, n, "#define M(x, y) x = mad(y, x, y); y = mad(x, y, x);\n"
-              "__kernel void k(__global %s *out, %s %s) {\n", tw,
-      half ? "float" : s, half ? "af" : "a");
+  if (integer)
+    add(src, n, "#define M(x, y) x = y * x + y; y = x * y + x;\n");
+  else
+    add(src, n, "#define M(x, y) x = mad(y, x, y); y = mad(x, y, x);\n");
+  add(src, n, "__kernel void k(__global %s *out, %s %s) {\n", tw,
+      half ? "float" : integer ? "int" : s, half ? "af" : integer ? "ai" : "a");
   if (half)
     add(src, n, "  half a = (half)af;\n");
+  if (integer)
+    add(src, n, "  %s a = (%s)ai;\n", s, s);
   for (int c = 0; c < chains; c++)
     add(src, n, "  %s x%d = %s + (%s)%d;\n  %s y%d = (%s)((%s)get_local_id(0));\n",
         tw, c, init, s, c, tw, c, tw, s);
@@ -154,8 +167,9 @@ static void compute(peak *p, const char *s, int w, int chains) {
   snprintf(tw, sizeof tw, w > 1 ? "%s%d" : "%s", s, w);
   compute_source(src, sizeof src, s, tw, w, chains);
   snprintf(metric, sizeof metric, "%s compute %s%s",
-           s[0] == 'd' ? "DP" : s[0] == 'h' ? "HP" : "SP", tw,
-           chains > 1 ? ", 8 chains/item" : "");
+           is_integer(s) ? "INT" : s[0] == 'd' ? "DP" : s[0] == 'h' ? "HP"
+                                                                   : "SP",
+           tw, chains > 1 ? ", 8 chains/item" : "");
   if (!selected(p, metric))
     return;
   if (getenv("PEAK_SHOW_SOURCE"))
@@ -168,17 +182,20 @@ static void compute(peak *p, const char *s, int w, int chains) {
                          (size_t)COMPUTE_ITEMS * (size_t)w * 8, NULL, &err);
   double a = 1.0009765625, sec = 0;
   float af = (float)a;
+  cl_int ai = 3;
   if (!err)
     err = clSetKernelArg(k, 0, sizeof out, &out);
   if (!err)
-    err = s[0] == 'd' ? clSetKernelArg(k, 1, sizeof a, &a)
-                      : clSetKernelArg(k, 1, sizeof af, &af);
+    err = is_integer(s) ? clSetKernelArg(k, 1, sizeof ai, &ai)
+          : s[0] == 'd' ? clSetKernelArg(k, 1, sizeof a, &a)
+                        : clSetKernelArg(k, 1, sizeof af, &af);
   if (!err)
     sec = time_kernel(p, k, COMPUTE_ITEMS, &err);
   if (err)
     failed_row(metric, err);
   else
-    row(metric, 2.0 * MADS_PER_ITEM * COMPUTE_ITEMS / sec / 1e9, "GFLOPS");
+    row(metric, 2.0 * MADS_PER_ITEM * COMPUTE_ITEMS / sec / 1e9,
+        is_integer(s) ? "GIOPS" : "GFLOPS");
   if (out)
     clReleaseMemObject(out);
   if (k)
@@ -290,6 +307,10 @@ int main(int argc, char **argv) {
     compute(&p, "double", w, 1);
   for (int w = 1; w <= 16; w *= 2)
     compute(&p, "half", w, 1);
+  static const char *const ints[] = {"char", "short", "int", "long"};
+  for (int t = 0; t < 4; t++)
+    for (int w = 1; w <= 16; w *= 2)
+      compute(&p, ints[t], w, 1);
   compute(&p, "float", 16, 8);
   compute(&p, "double", 8, 8);
   bandwidth_all(&p);

@@ -23,6 +23,10 @@
  * interleaves small loops itself. */
 enum { LONG_BODY_OPS = 16 };
 
+/* Work-items one trip of an interleaved vector loop may take: a common
+ * group size, and region mode's largest strip (region_driver.cpp). */
+enum { MAX_LOOP_ITEMS = 256 };
+
 /* What the plan needs to know of fn's arithmetic: how many operations
  * (floating-point arithmetic instructions and calls; after inlining, the
  * builtins' fma/sqrt/... intrinsics; integer vector arithmetic and
@@ -36,6 +40,8 @@ typedef struct body_profile {
   unsigned half_results;   /* values rounded to half (arithmetic on half
                             * is done in float and rounded: math_half.cl) */
   bool images;             /* it reads or writes images */
+  unsigned narrowest;      /* bits of its narrowest integer or float
+                            * value (loads, stores, arithmetic); 0: none */
 } body_profile;
 
 /* Whether i calls one of the image builtins' format keys, which only
@@ -50,7 +56,7 @@ static bool image_key_call(LLVMValueRef i) {
 }
 
 static body_profile profile_body(LLVMValueRef fn) {
-  body_profile p = {0, 1, 0, 0, false};
+  body_profile p = {0, 1, 0, 0, false, 0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -76,6 +82,22 @@ static body_profile profile_body(LLVMValueRef fn) {
        * few): clpeak's int body is one mul-add chain, which ran at half
        * the int2 figure uninterleaved on the 16-core Xeon. */
       p.ops += !vector && k == LLVMIntegerTypeKind && op == LLVMMul;
+      /* A stored value's type, or the result's; i1 (conditions) and
+       * pointers give no lanes. */
+      LLVMTypeRef vt = op == LLVMStore ? LLVMTypeOf(LLVMGetOperand(i, 0)) : t;
+      if (LLVMGetTypeKind(vt) == LLVMVectorTypeKind)
+        vt = LLVMGetElementType(vt);
+      unsigned vbits = LLVMGetTypeKind(vt) == LLVMIntegerTypeKind
+                           ? LLVMGetIntTypeWidth(vt)
+                       : LLVMGetTypeKind(vt) == LLVMHalfTypeKind   ? 16
+                       : LLVMGetTypeKind(vt) == LLVMFloatTypeKind  ? 32
+                       : LLVMGetTypeKind(vt) == LLVMDoubleTypeKind ? 64
+                                                                   : 0;
+      if (vbits > 1 && (op == LLVMLoad || op == LLVMStore || op == LLVMTrunc ||
+                        op == LLVMMul || op == LLVMAdd || op == LLVMFAdd ||
+                        op == LLVMFMul || op == LLVMCall) &&
+          (!p.narrowest || vbits < p.narrowest))
+        p.narrowest = vbits;
       p.half_results += k == LLVMHalfTypeKind &&
                         (op == LLVMFPTrunc || op == LLVMFAdd ||
                          op == LLVMFMul || op == LLVMFSub || op == LLVMCall);
@@ -184,6 +206,19 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
   int ic = forced("SKEIN_INTERLEAVE");
   plan.interleave = ic >= 1 && ic <= 16 ? (unsigned)ic
                                         : interleave_for(t, chains, regs);
+  /* The loop vectoriser widens narrow types further (64 chars to a zmm
+   * register): interleaved 8 times, a char kernel's vector loop took
+   * 512 work-items per trip, more than a group of 256 (or a region
+   * strip) has, and only the remainder loop ever ran (22 GIOPS against
+   * char8's 71 on the Zen 5). At most MAX_LOOP_ITEMS work-items per
+   * trip, whatever the element size. */
+  if (ic < 1 && body.narrowest && body.narrowest < 32) {
+    unsigned per_vector = t->vector_bits / body.narrowest;
+    unsigned cap = per_vector >= MAX_LOOP_ITEMS ? 1
+                                                : MAX_LOOP_ITEMS / per_vector;
+    if (plan.interleave > cap)
+      plan.interleave = cap;
+  }
   if (cc_dump_enabled("modes"))
     fprintf(stderr,
             "skein: %s: vectors %s, %u work-item vectors of %u bits "
