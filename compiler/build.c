@@ -74,6 +74,13 @@ static void on_diagnostic(LLVMDiagnosticInfoRef di, void *ctx) {
   if (!log || s == LLVMDSRemark || s == LLVMDSNote)
     return;   /* after the build, or not build-log material */
   char *text = LLVMGetDiagInfoDescription(di);
+  /* Skein's own unroll-and-jam hint (unroll_jam.cpp) is a request LLVM
+   * may decline (a dependence between work-items' inner loops): not the
+   * program's business. */
+  if (s == LLVMDSWarning && strstr(text, "loop not unroll-and-jammed")) {
+    LLVMDisposeMessage(text);
+    return;
+  }
   /* An error (an inline assembly statement the assembler rejects, say)
    * leaves the code incomplete: the build fails (build_end). */
   log->llvm_errors += s == LLVMDSError;

@@ -1051,6 +1051,10 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
     cc_vector_plan plan = cc_plan_vectors(wrap(c.F), nullptr, name);
     c.interleave = plan.interleave;
     c.width = plan.width;
+    // A kept vector body is not widened, so its regions' work-item loop
+    // is unrolled instead: the plan's unroll-and-jam count of work-items
+    // side by side (a char16 on AVX2 ran one work-item at a time).
+    c.unroll = plan.jam;
   }
   auto *rwg = unwrap<Function>(wg->region_fn);
   wg->region_body = wg->region_fn = nullptr;

@@ -158,10 +158,11 @@ static unsigned chains_for(const Cutter &c, Function *fn) {
 }
 
 // Gives the work-item loop of latch its loop ID: the parallel accesses of
-// group (may be null), an interleave count (1: none) and a vector width
-// (0 or 1: LLVM's choice).
+// group (may be null), an interleave count (1: none), a vector width
+// (0 or 1: LLVM's choice) and an unroll count (1: LLVM's choice).
 static void set_loop_id(Instruction *latch, MDNode *group,
-                        unsigned interleave, unsigned width) {
+                        unsigned interleave, unsigned width,
+                        unsigned unroll = 1) {
   LLVMContext &ctx = latch->getContext();
   std::vector<Metadata *> props;
   if (group)
@@ -177,6 +178,11 @@ static void set_loop_id(Instruction *latch, MDNode *group,
         ctx, {MDString::get(ctx, "llvm.loop.vectorize.width"),
               ConstantAsMetadata::get(
                   ConstantInt::get(Type::getInt32Ty(ctx), width))}));
+  if (unroll > 1)
+    props.push_back(MDNode::get(
+        ctx, {MDString::get(ctx, "llvm.loop.unroll.count"),
+              ConstantAsMetadata::get(
+                  ConstantInt::get(Type::getInt32Ty(ctx), unroll))}));
   if (!props.empty())
     set_loop_properties(latch, props);
 }
@@ -366,7 +372,8 @@ bool build_driver(Cutter &c, Function *rwg,
     } else {
       set_loop_id(x_latch, mark_parallel_accesses(fns[r]),
                   cc_vectorize_wanted() ? chains_for(c, fns[r]) : 1,
-                  cc_vectorize_wanted() && c.loop_regions ? c.width : 0);
+                  cc_vectorize_wanted() && c.loop_regions ? c.width : 0,
+                  cc_vectorize_wanted() && c.loop_regions ? c.unroll : 1);
     }
     auto step = c.group_steps.find(c.regions[r].start);
     if (step != c.group_steps.end())

@@ -100,6 +100,7 @@ struct Cutter {
   Function *loop_fn = nullptr;
   unsigned interleave = 4;   // chains for long floating-point regions
   unsigned width = 0;        // work-items per vector (0: LLVM chooses)
+  unsigned unroll = 1;       // work-items per trip of a kept vector body
 };
 
 // Where region mode's exchanges deposit: past the work-group (n + 1) and

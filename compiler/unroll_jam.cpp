@@ -20,7 +20,10 @@
 // prove alone.
 #include "compiler_internal.h"
 
+#include <llvm/Analysis/LoopInfo.h>
 #include <llvm/IR/Constants.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Metadata.h>
@@ -39,6 +42,14 @@ extern "C" void cc_set_loop_unroll_and_jam(LLVMValueRef latch_br,
                                           unsigned count) {
   auto *br = llvm::cast<llvm::Instruction>(llvm::unwrap(latch_br));
   llvm::LLVMContext &ctx = br->getContext();
+  // Only a loop with exactly one loop inside can be jammed: asked of any
+  // other, LLVM would warn in the build log that it could not.
+  llvm::DominatorTree dt(*br->getFunction());
+  llvm::LoopInfo li(dt);
+  llvm::Loop *loop = li.getLoopFor(br->getParent());
+  if (!loop || loop->getLoopLatch() != br->getParent() ||
+      loop->getSubLoops().size() != 1)
+    return;
   // Keep what the loop's metadata already says (the interleave hint),
   // and add the request: the first operand is the loop id itself.
   std::vector<llvm::Metadata *> ops = {nullptr};
