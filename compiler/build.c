@@ -29,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Everything one build owns while it runs. */
 typedef struct build {
@@ -882,16 +883,21 @@ static cc_status lib_names(LLVMModuleRef *mods, unsigned n, cc_log *names) {
   return names->oom ? CC_OUT_OF_MEMORY : CC_OK;
 }
 
-/* SKEIN_LAZY=0: every kernel compiled by clBuildProgram. */
+/* SKEIN_LAZY=0: every kernel compiled by clBuildProgram; so too while
+ * SKEIN_DUMP asks for the optimised IR, which a build prints whole. */
 static bool lazy_wanted(void) {
   const char *e = getenv("SKEIN_LAZY");
-  return !(e && strcmp(e, "0") == 0);
+  return !(e && strcmp(e, "0") == 0) && !cc_dump_enabled("optimized") &&
+         !cc_dump_enabled("ir");
 }
 
 /* Threads for a split build, 0 for none: several kernels, more than one
- * thread, and no -g (the debugger's view of one unit stays as it is). */
+ * thread, no -g (the debugger's view of one unit stays as it is) and a
+ * target this CPU runs. */
 static unsigned split_threads(build *b) {
-  if (b->p->num_kernels < 2 || b->opts.debug)
+  /* A target this CPU cannot run fails after the whole module is
+   * optimised, so that SKEIN_DUMP=optimized shows its code. */
+  if (b->p->num_kernels < 2 || b->opts.debug || !cc_target_get()->runnable)
     return 0;
   unsigned t = build_threads();
   if (t < 2)
@@ -1047,13 +1053,20 @@ static cc_status build_parts(build *b, unsigned threads, bool *done) {
 
 /* Background threads still running, which exit waits for: LLVM's static
  * objects must outlive their compiles (and a cache entry is worth the
- * wait: the next process is served from it). */
+ * wait: the next process is served from it). Exit runs handlers in the
+ * reverse order of registration, and the code generator's function-local
+ * statics (SelectionDAG's value type lists) are registered at the first
+ * code generation in the process: this handler is registered after one
+ * (lazy_start), or exit would destroy them under a running compile. */
 static pthread_mutex_t bg_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t bg_done = PTHREAD_COND_INITIALIZER;
 static unsigned bg_count;
 static atomic_bool bg_exiting;
+static pid_t bg_pid;   /* the process they run in (a fork's child has none) */
 
 static void bg_wait_all(void) {
+  if (getpid() != bg_pid)
+    return;
   atomic_store(&bg_exiting, true);
   pthread_mutex_lock(&bg_lock);
   while (bg_count)
@@ -1062,6 +1075,7 @@ static void bg_wait_all(void) {
 }
 
 static void bg_register_atexit(void) {
+  bg_pid = getpid();
   atexit(bg_wait_all);
 }
 
@@ -1100,6 +1114,9 @@ static bool lazy_start(cc_program *p, const cc_cache_key *key,
                        const char *log) {
   static pthread_once_t once = PTHREAD_ONCE_INIT;
   cc_lazy *lz = p->lazy;
+  /* The smallest kernel now: code generation's statics exist before the
+   * exit handler is registered (see bg_wait_all). */
+  part_ensure(&lz->parts[lz->order[lz->n - 1]]);
   pthread_once(&once, bg_register_atexit);
   if (key && (lz->log = strdup(log ? log : ""))) {
     lz->capture = true;
@@ -1985,7 +2002,7 @@ bool cc_program_kernel_prepare(const cc_program *p,
 void cc_program_destroy(cc_program *p) {
   if (!p)
     return;
-  if (p->lazy && p->lazy->bg_running) {
+  if (p->lazy && p->lazy->bg_running && getpid() == bg_pid) {
     /* It finishes its current kernel; with a cache entry to store, it
      * compiles the rest first (the next process is served at once). */
     atomic_store(&p->lazy->stop, true);

@@ -51,7 +51,8 @@ static bool forced_fiber(void) {
 }
 
 /* Builds source; on failure prints the log and exits (later checks would
- * only fail confusingly). */
+ * only fail confusingly). Every kernel is made ready to launch, as
+ * clCreateKernel does (a split build compiles kernels at first use). */
 static cc_program *build(const char *src, const char *options) {
   cc_program *p = NULL;
   char *log = NULL;
@@ -61,6 +62,11 @@ static cc_program *build(const char *src, const char *options) {
     exit(1);
   }
   free(log);
+  for (unsigned i = 0; i < cc_program_num_kernels(p); i++)
+    if (!cc_program_kernel_prepare(p, cc_program_kernel(p, i))) {
+      fprintf(stderr, "kernel %u could not be compiled\n", i);
+      exit(1);
+    }
   return p;
 }
 
@@ -113,6 +119,7 @@ static const char vadd_src[] =
 /* vadd over 1000 items in groups of 64 (the last one partial). */
 static void run_vadd(const cc_program *p) {
   const cc_kernel_info *k = cc_program_find_kernel(p, "vadd");
+  CHECK(k && cc_program_kernel_prepare(p, k));   /* compiled if lazy */
   CHECK(k && k->wg);
   if (!k || !k->wg)
     return;
