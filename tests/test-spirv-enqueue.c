@@ -23,27 +23,6 @@
 
 static test_env env;
 
-static void *read_file(const char *dir, const char *name, size_t *size) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  if (buf)
-    buf[n] = '\0';
-  fclose(f);
-  *size = (size_t)n;
-  return buf;
-}
-
 static cl_command_queue device_queue(cl_queue_properties extra,
                                      cl_int *err) {
   cl_queue_properties props[] = {
@@ -320,13 +299,13 @@ static void run_all(cl_program p, int q_out[7]) {
 
 int main(void) {
   size_t il_size, src_size;
-  void *il = read_file(SKEIN_SPIRV_TEST_DIR, "enqueue.spv", &il_size);
+  void *il = test_read_file(SKEIN_SPIRV_TEST_DIR, "enqueue.spv", &il_size);
   if (!il) {
     printf("skipped: no test SPIR-V (clang-15 or llvm-spirv-15 missing at "
            "build time)\n");
     return 77;
   }
-  char *src = read_file(SKEIN_SPIRV_SOURCE_DIR, "enqueue.cl", &src_size);
+  char *src = test_read_file(SKEIN_SPIRV_SOURCE_DIR, "enqueue.cl", &src_size);
   if (!src) {
     fprintf(stderr, "missing %s/enqueue.cl\n", SKEIN_SPIRV_SOURCE_DIR);
     return 1;

@@ -30,29 +30,10 @@
 
 static test_env env;
 
-static void *read_file(const char *dir, const char *name, size_t *size) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  fclose(f);
-  *size = (size_t)n;
-  return buf;
-}
-
 /* The program of tests/spirv/<name>, built (exits on failure). */
 static cl_program build_spv(const char *name) {
   size_t size;
-  void *il = read_file(SKEIN_SPIRV_TEST_DIR, name, &size);
+  void *il = test_read_file(SKEIN_SPIRV_TEST_DIR, name, &size);
   if (!il) {
     fprintf(stderr, "missing %s/%s\n", SKEIN_SPIRV_TEST_DIR, name);
     exit(1);
@@ -403,7 +384,7 @@ static void test_float_atomics(void) {
   /* An atomic on private memory has no library function: the build
    * fails and says why. */
   size_t size;
-  void *il = read_file(SKEIN_SPIRV_TEST_DIR, "float_atomic_private.spv",
+  void *il = test_read_file(SKEIN_SPIRV_TEST_DIR, "float_atomic_private.spv",
                        &size);
   CHECK(il != NULL);
   if (il) {
@@ -423,7 +404,7 @@ static void test_float_atomics(void) {
 
 int main(void) {
   size_t size;
-  void *probe = read_file(SKEIN_SPIRV_TEST_DIR, "named_barrier.spv", &size);
+  void *probe = test_read_file(SKEIN_SPIRV_TEST_DIR, "named_barrier.spv", &size);
   if (!probe) {
     printf("skipped: no test SPIR-V (spirv-as missing at build time)\n");
     return 77;

@@ -28,30 +28,8 @@ static uint32_t float_bits(float f);
 static void run_int_kernel(cl_program p, const char *name, int *out,
                            size_t n);
 
-/* The file tests/spirv/ made (or holds), malloc'd; NULL if absent. */
-static void *read_file(const char *dir, const char *name, size_t *size) {
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", dir, name);
-  FILE *f = fopen(path, "rb");
-  if (!f)
-    return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *buf = malloc((size_t)n + 1);
-  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-    free(buf);
-    buf = NULL;
-  }
-  if (buf)
-    buf[n] = '\0';
-  fclose(f);
-  *size = (size_t)n;
-  return buf;
-}
-
 static void *spirv(const char *name, size_t *size) {
-  void *p = read_file(SKEIN_SPIRV_TEST_DIR, name, size);
+  void *p = test_read_file(SKEIN_SPIRV_TEST_DIR, name, size);
   if (!p) {
     fprintf(stderr, "missing %s/%s\n", SKEIN_SPIRV_TEST_DIR, name);
     exit(1);
@@ -157,7 +135,7 @@ static const struct {
 /* The same kernels from OpenCL C and from SPIR-V: identical bits. */
 static void test_same_results(void) {
   size_t src_size, il_size;
-  char *src = read_file(SKEIN_SPIRV_SOURCE_DIR, "kernels.cl", &src_size);
+  char *src = test_read_file(SKEIN_SPIRV_SOURCE_DIR, "kernels.cl", &src_size);
   void *il = spirv("kernels.spv", &il_size);
   CHECK(src != NULL);
   cl_program from_c = test_build(&env, src, "-cl-std=CL3.0");
@@ -1143,7 +1121,7 @@ int main(int argc, char **argv) {
   if (argc > 1 && strcmp(argv[1], "--no-translator") == 0)
     return test_no_translator();
   size_t size;
-  void *probe = read_file(SKEIN_SPIRV_TEST_DIR, "kernels.spv", &size);
+  void *probe = test_read_file(SKEIN_SPIRV_TEST_DIR, "kernels.spv", &size);
   if (!probe) {
     printf("skipped: no test SPIR-V (clang-15, llvm-spirv-15 or spirv-as "
            "missing at build time)\n");

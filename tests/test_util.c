@@ -186,3 +186,24 @@ int test_extension_listed(test_env *env, const char *name) {
   free(list);
   return listed;
 }
+
+void *test_read_file(const char *dir, const char *name, size_t *size) {
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", dir, name);
+  FILE *f = fopen(path, "rb");
+  if (!f)
+    return NULL;
+  fseek(f, 0, SEEK_END);
+  long n = ftell(f);
+  fseek(f, 0, SEEK_SET);
+  char *buf = n >= 0 ? malloc((size_t)n + 1) : NULL;
+  if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+    free(buf);
+    buf = NULL;
+  }
+  if (buf)
+    buf[n] = '\0';
+  fclose(f);
+  *size = buf ? (size_t)n : 0;
+  return buf;
+}

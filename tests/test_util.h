@@ -97,6 +97,11 @@ int test_c_feature_count(test_env *env, const char *name, cl_version version);
 /* Whether CL_DEVICE_EXTENSIONS lists name as a whole word (not as the
  * start of a longer name). */
 int test_extension_listed(test_env *env, const char *name);
+
+/* The whole file dir/name, NUL-terminated, malloc'd (*size: its length);
+ * NULL if it cannot be read. The SPIR-V tests read the modules that
+ * tests/spirv/ made at build time. */
+void *test_read_file(const char *dir, const char *name, size_t *size);
 /* How many entries of CL_DEVICE_EXTENSIONS_WITH_VERSION are named name
  * (and have that version, unless version is 0). */
 int test_extension_count(test_env *env, const char *name, cl_version version);
