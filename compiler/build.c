@@ -423,18 +423,11 @@ static cc_status verify(build *b) {
  * the work-item function (fiber mode, which also sizes the fiber stacks
  * from it). */
 static size_t private_size(LLVMModuleRef m, cc_wg *wg) {
-  LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   size_t total = 0;
-  if (wg->fiber) {
+  if (wg->fiber)
     cc_wg_set_stack_size(m, wg, &total);
-  } else {
-    for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(wg->fn); bb;
-         bb = LLVMGetNextBasicBlock(bb))
-      for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
-           i = LLVMGetNextInstruction(i))
-        if (LLVMIsAAllocaInst(i))
-          total += LLVMABISizeOfType(td, LLVMGetAllocatedType(i));
-  }
+  else
+    total = cc_alloca_bytes(m, wg->fn);
   return total;
 }
 

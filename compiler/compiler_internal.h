@@ -92,6 +92,13 @@ char *cc_demangle(const char *name);
  * to interleave count times. */
 void cc_set_loop_interleave(LLVMValueRef br, unsigned count, unsigned width);
 
+/* The metadata node named kind attached to function fn, as a value, or
+ * NULL (kernel_info.c). */
+LLVMValueRef cc_function_md(LLVMValueRef fn, const char *kind);
+
+/* The bytes of fn's allocas: its fixed stack slots (wg_gen.c). */
+size_t cc_alloca_bytes(LLVMModuleRef m, LLVMValueRef fn);
+
 /* unroll_jam.cpp: cc_enable_unroll_and_jam adds LLVM's unroll-and-jam
  * pass to its O3 pipeline (once, at initialisation); the pass acts only on
  * loops that cc_set_loop_unroll_and_jam marked, asking for count copies

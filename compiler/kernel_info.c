@@ -8,8 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The metadata node named kind attached to fn, as a value, or NULL. */
-static LLVMValueRef fn_md(LLVMValueRef fn, const char *kind) {
+LLVMValueRef cc_function_md(LLVMValueRef fn, const char *kind) {
   LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
   unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
   size_t n;
@@ -35,7 +34,7 @@ static LLVMValueRef md_op(LLVMValueRef node, unsigned i) {
 
 /* A malloc'd copy of string operand i of the kind node ("" if absent). */
 static char *md_str(LLVMValueRef fn, const char *kind, unsigned i) {
-  LLVMValueRef op = md_op(fn_md(fn, kind), i);
+  LLVMValueRef op = md_op(cc_function_md(fn, kind), i);
   unsigned len = 0;
   const char *s = op ? LLVMGetMDString(op, &len) : NULL;
   char *copy = malloc(len + 1);
@@ -48,7 +47,7 @@ static char *md_str(LLVMValueRef fn, const char *kind, unsigned i) {
 }
 
 static uint64_t md_int(LLVMValueRef fn, const char *kind, unsigned i) {
-  LLVMValueRef op = md_op(fn_md(fn, kind), i);
+  LLVMValueRef op = md_op(cc_function_md(fn, kind), i);
   return op && LLVMIsAConstantInt(op) ? LLVMConstIntGetZExtValue(op) : 0;
 }
 
@@ -174,21 +173,21 @@ static char *attributes_text(LLVMValueRef kernel, cc_kernel_info *ki) {
   const char *sizes[2] = {"reqd_work_group_size", "work_group_size_hint"};
   size_t *dst[2] = {ki->reqd_work_group_size, ki->work_group_size_hint};
   for (int k = 0; k < 2; k++) {
-    if (!fn_md(kernel, sizes[k]))
+    if (!cc_function_md(kernel, sizes[k]))
       continue;
     for (unsigned d = 0; d < 3; d++)
       dst[k][d] = (size_t)md_int(kernel, sizes[k], d);
     cc_log_printf(&text, "%s%s(%zu,%zu,%zu)", text.len ? " " : "", sizes[k],
                   dst[k][0], dst[k][1], dst[k][2]);
   }
-  LLVMValueRef hint = md_op(fn_md(kernel, "vec_type_hint"), 0);
+  LLVMValueRef hint = md_op(cc_function_md(kernel, "vec_type_hint"), 0);
   if (hint) {
     char name[32];
     hint_type_name(LLVMTypeOf(hint), md_int(kernel, "vec_type_hint", 1) != 0,
                    name, sizeof(name));
     cc_log_printf(&text, "%svec_type_hint(%s)", text.len ? " " : "", name);
   }
-  if (fn_md(kernel, "intel_reqd_sub_group_size"))
+  if (cc_function_md(kernel, "intel_reqd_sub_group_size"))
     cc_log_printf(&text, "%sintel_reqd_sub_group_size(%u)",
                   text.len ? " " : "",
                   (unsigned)md_int(kernel, "intel_reqd_sub_group_size", 0));
@@ -212,7 +211,7 @@ bool cc_kernel_info_fill(LLVMModuleRef m, LLVMValueRef kernel,
   /* cl_intel_required_subgroup_size: Clang records
    * intel_reqd_sub_group_size(N) as this metadata; the build fails if N
    * is not one of cc_sub_group_sizes (build.c). */
-  if (fn_md(kernel, "intel_reqd_sub_group_size")) {
+  if (cc_function_md(kernel, "intel_reqd_sub_group_size")) {
     ki->required_sub_group_size =
         (unsigned)md_int(kernel, "intel_reqd_sub_group_size", 0);
     ki->sub_group_size = ki->required_sub_group_size;

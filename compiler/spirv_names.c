@@ -106,20 +106,11 @@ static const char *library_name(const char *name) {
  * writes it and the runtime's clSetKernelArg looks for it (a queue_t
  * argument takes only a device queue). */
 static void rename_queue_arg_type(LLVMValueRef f, const char *kind) {
-  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
-  unsigned id = LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind));
-  size_t n;
-  LLVMValueMetadataEntry *md = LLVMGlobalCopyAllMetadata(f, &n);
-  LLVMValueRef node = NULL;
-  for (size_t i = 0; i < n && !node; i++)
-    if (LLVMValueMetadataEntriesGetKind(md, (unsigned)i) == id)
-      node = LLVMMetadataAsValue(
-          ctx, LLVMValueMetadataEntriesGetMetadata(md, (unsigned)i));
-  if (md)
-    LLVMDisposeValueMetadataEntries(md);
+  LLVMValueRef node = cc_function_md(f, kind);
   unsigned count = node ? LLVMGetMDNodeNumOperands(node) : 0;
   if (!count)
     return;
+  LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(f));
   LLVMValueRef ops[count];
   LLVMMetadataRef mds[count];
   LLVMGetMDNodeOperands(node, ops);
@@ -135,7 +126,9 @@ static void rename_queue_arg_type(LLVMValueRef f, const char *kind) {
     }
   }
   if (changed)
-    LLVMGlobalSetMetadata(f, id, LLVMMDNodeInContext2(ctx, mds, count));
+    LLVMGlobalSetMetadata(
+        f, LLVMGetMDKindIDInContext(ctx, kind, (unsigned)strlen(kind)),
+        LLVMMDNodeInContext2(ctx, mds, count));
 }
 
 void cc_il_rename_builtins(LLVMModuleRef m) {

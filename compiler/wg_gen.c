@@ -599,8 +599,7 @@ void cc_wg_lower(LLVMModuleRef m, cc_wg *wg, size_t *local_size) {
   LLVMDisposeBuilder(b);
 }
 
-/* Sums the allocas of fn (its fixed stack slots). */
-static size_t alloca_bytes(LLVMModuleRef m, LLVMValueRef fn) {
+size_t cc_alloca_bytes(LLVMModuleRef m, LLVMValueRef fn) {
   LLVMTargetDataRef td = LLVMGetModuleDataLayout(m);
   size_t total = 0;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
@@ -631,7 +630,7 @@ static LLVMValueRef find_run_fibers(cc_wg *wg) {
  * gets twice the estimate plus 32 KiB, at least 64 KiB, in whole pages
  * (the scheduler adds a guard page below). */
 void cc_wg_set_stack_size(LLVMModuleRef m, cc_wg *wg, size_t *frame) {
-  *frame = alloca_bytes(m, wg->body);
+  *frame = cc_alloca_bytes(m, wg->body);
   uint64_t size = 2 * (uint64_t)*frame + 32 * 1024;
   if (size < 64 * 1024)
     size = 64 * 1024;
