@@ -123,6 +123,7 @@ typedef struct grid {
   unsigned char *data;
   uint64_t row_pitch, slice_pitch, element_size;
   uint64_t key;      /* FORMAT_KEY(channel order, data type) */
+  int64_t lane_x;    /* __skein_image_lane_x(): the guessed column */
 } grid;
 
 /* The image's format as one 64-bit key, FORMAT_KEY(channel order, data
@@ -146,6 +147,28 @@ typedef struct grid {
 KEY_FUNCTION(__skein_image_key_f)
 KEY_FUNCTION(__skein_image_key_i)
 
+/* The global x id of the work-item that reads, as a guess of the column
+ * it samples: image filters read their own pixel or its neighbours, and
+ * a read whose column is the guess takes its address from the id, which
+ * the loop vectoriser sees run consecutively across work-items (one
+ * contiguous load for 16 work-items instead of a gather of 16 addresses
+ * it cannot see the order of, through floating-point coordinates and
+ * clamps). Any value is correct, the guess only chooses which of two
+ * equal addresses a read uses. The image pass replaces every call: by
+ * its argument, get_global_id(0), in the work-item loops it versions on
+ * the format, by INT64_MIN (no column) elsewhere, where the id is then
+ * dead code; without the pass it is no column. Weak, so that the
+ * builtins' own optimisation cannot see its value and fold the guess
+ * away before the pass has replaced the calls. */
+__attribute__((noinline, weak)) int64_t __skein_image_lane_x(int64_t id) {
+  (void)id;
+  return INT64_MIN;
+}
+
+/* OpenCL C's get_global_id (Itanium-mangled, as Clang emits it), which
+ * the work-group function generator lowers in every execution mode. */
+__attribute__((const)) uint64_t _Z13get_global_idj(uint32_t dim);
+
 /* The grid of image value `image` of type `type` (CL_MEM_OBJECT_IMAGE*),
  * which image.cl passes as a constant (each overload knows its image
  * type), so that once inlined the grid's shape folds away; `kind` 0 for
@@ -162,7 +185,9 @@ INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
             d->row_pitch,
             d->slice_pitch,
             d->element_size,
-            key};
+            key,
+            kind ? INT64_MIN
+                 : __skein_image_lane_x((int64_t)_Z13get_global_idj(0))};
   switch (type) {
   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
     g.extent[1] = 1;
@@ -238,11 +263,12 @@ INLINE unsigned char *pixel_at(const grid *g, const int64_t p[3]) {
  * image lies well inside; NaN gives -2^30) so the conversion is defined
  * and the sums after it cannot overflow. */
 INLINE int64_t floor_int(float f) {
+  /* Selects, not branches: a coordinate that does not vary in a
+   * work-item loop (a row's y) is then straight-line code that LICM
+   * hoists out of it, and its pixels' rows are invariant addresses. */
   f = __builtin_floorf(f);
-  if (!(f > -0x1p30f))
-    return -(1 << 30);
-  if (f > 0x1p30f)
-    return 1 << 30;
+  f = f > 0x1p30f ? 0x1p30f : f;
+  f = f > -0x1p30f ? f : -0x1p30f; /* NaN too */
   return (int64_t)f;
 }
 
@@ -663,36 +689,56 @@ NOINLINE uint4 pixel_u_any(const skein_image *d, const unsigned char *p) {
 /* ---- The common formats, inline ---------------------------------------- */
 
 
-/* read_imagef's pixel: RGBA and BGRA of UNORM_INT8, RGBA and R of FLOAT
- * and R of UNORM_INT8 inline (the formats that image filters and video planes use), every
- * other format through pixel_f_any. */
-INLINE float4 pixel_f(const grid *g, const unsigned char *p) {
-  uint64_t k = g->key;
-  if (k == FORMAT_KEY(CL_RGBA, CL_UNORM_INT8)) {
+/* The formats read_imagef converts inline (the formats that image
+ * filters and video planes use): RGBA and BGRA of UNORM_INT8, RGBA and R
+ * of FLOAT and R of UNORM_INT8. Their pixels are loaded as raw bits (up
+ * to 16 bytes, in a uint4) and converted after, so that a read that may
+ * come from either of two addresses (texel_f) loads in two places and
+ * converts once. */
+INLINE int raw_format(uint64_t k) {
+  return k == FORMAT_KEY(CL_RGBA, CL_UNORM_INT8) ||
+         k == FORMAT_KEY(CL_BGRA, CL_UNORM_INT8) ||
+         k == FORMAT_KEY(CL_R, CL_UNORM_INT8) ||
+         k == FORMAT_KEY(CL_RGBA, CL_FLOAT) || k == FORMAT_KEY(CL_R, CL_FLOAT);
+}
+
+/* The bits of the pixel at p of a raw_format image. */
+INLINE uint4 load_raw(const grid *g, const unsigned char *p) {
+  uint4 raw = {0, 0, 0, 0};
+  if (g->key == FORMAT_KEY(CL_RGBA, CL_FLOAT)) {
+    __builtin_memcpy(&raw, p, 16);
+  } else if (g->key == FORMAT_KEY(CL_R, CL_UNORM_INT8)) {
+    raw.x = p[0];
+  } else {
     uint32_t w;
     __builtin_memcpy(&w, p, 4);
+    raw.x = w;
+  }
+  return raw;
+}
+
+/* The pixel a raw_format image's bits hold, as read_imagef sees it. */
+INLINE float4 pixel_of_raw(const grid *g, uint4 raw) {
+  uint64_t k = g->key;
+  uint32_t w = raw.x;
+  if (k == FORMAT_KEY(CL_RGBA, CL_UNORM_INT8))
     return (float4){unorm8(w & 255), unorm8((w >> 8) & 255),
                     unorm8((w >> 16) & 255), unorm8(w >> 24)};
-  }
   if (k == FORMAT_KEY(CL_RGBA, CL_FLOAT)) {
     float4 v;
-    __builtin_memcpy(&v, p, 16);
+    __builtin_memcpy(&v, &raw, 16);
     return v;
   }
   if (k == FORMAT_KEY(CL_R, CL_FLOAT)) {
     float f;
-    __builtin_memcpy(&f, p, 4);
+    __builtin_memcpy(&f, &w, 4);
     return (float4){f, 0.0f, 0.0f, 1.0f};
   }
   if (k == FORMAT_KEY(CL_R, CL_UNORM_INT8))
-    return (float4){unorm8(p[0]), 0.0f, 0.0f, 1.0f};
-  if (k == FORMAT_KEY(CL_BGRA, CL_UNORM_INT8)) {
-    uint32_t w;
-    __builtin_memcpy(&w, p, 4);
-    return (float4){unorm8((w >> 16) & 255), unorm8((w >> 8) & 255),
-                    unorm8(w & 255), unorm8(w >> 24)};
-  }
-  return pixel_f_any(g->d, p);
+    return (float4){unorm8(w), 0.0f, 0.0f, 1.0f};
+  /* BGRA UNORM_INT8 */
+  return (float4){unorm8((w >> 16) & 255), unorm8((w >> 8) & 255),
+                  unorm8(w & 255), unorm8(w >> 24)};
 }
 
 /* read_imagei/ui's pixel: RGBA of the 8- and 32-bit integer types
@@ -967,12 +1013,31 @@ INLINE axis address(uint32_t sampler, float c, int64_t n) {
   return x;
 }
 
-/* The colour of pixel p, or the border colour outside the image. */
-INLINE float4 texel_f(const grid *g, const int64_t p[3]) {
+/* The colour of pixel p, or the border colour outside the image.
+ * column: the column the read is guessed to sample (grid.lane_x, plus 1
+ * for a linear read's upper column). The pixel of that column in p's row
+ * is loaded first, wherever it lies inside the image, with an address
+ * made from the guess, which the vectoriser sees run consecutively
+ * across work-items (see __skein_image_lane_x); p's own address is
+ * loaded only where p is in another column. The test is p != column, not
+ * an equality that the optimiser could use to rewrite one address into
+ * the other. The pixel is converted once, after the loads. */
+INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column) {
   if (!inside(g, p))
     return (float4){0.0f, 0.0f, 0.0f,
                     border_alpha((uint32_t)g->key) ? 1.0f : 0.0f};
-  return pixel_f(g, pixel_at(g, p));
+  if (!raw_format(g->key))
+    return pixel_f_any(g->d, pixel_at(g, p));
+  uint4 guessed = {0, 0, 0, 0}, raw;
+  if (column >= 0 && column < g->extent[0]) {
+    int64_t q[3] = {column, p[1], p[2]};
+    guessed = load_raw(g, pixel_at(g, q));
+  }
+  if (p[0] != column)
+    raw = load_raw(g, pixel_at(g, p));
+  else
+    raw = guessed;
+  return pixel_of_raw(g, raw);
 }
 
 INLINE uint4 texel_u(const grid *g, const int64_t p[3]) {
@@ -981,20 +1046,45 @@ INLINE uint4 texel_u(const grid *g, const int64_t p[3]) {
   return pixel_u(g, pixel_at(g, p));
 }
 
+/* An axis the sampler does not address: an array's layer, rounded and
+ * clamped, or 0. */
+INLINE axis fixed_axis(const grid *g, int k, float c) {
+  int64_t i = k == g->layer_axis ? layer_of(c, g->extent[k]) : 0;
+  return (axis){i, i, 0.0f};
+}
+
 /* The axes of coordinate c: addressed ones through the sampler, an
- * array's layer rounded and clamped, unused ones 0. */
+ * array's layer rounded and clamped, unused ones 0. Written axis by axis
+ * (no loop over an array of axes), so that the axes are plain values
+ * once inlined and nothing of a read stays in memory: a work-item loop
+ * with an alloca left in it is not vectorised. */
 INLINE void address_all(const grid *g, uint32_t sampler, float4 coord,
                         axis ax[3]) {
   float c[3];
   grid_coords_f(g, coord, c);
-  for (int k = 0; k < 3; k++) {
-    if (k < g->dims) {
-      ax[k] = address(sampler, c[k], g->extent[k]);
-    } else {
-      int64_t i = k == g->layer_axis ? layer_of(c[k], g->extent[k]) : 0;
-      ax[k] = (axis){i, i, 0.0f};
-    }
-  }
+  ax[0] = address(sampler, c[0], g->extent[0]);
+  ax[1] = g->dims >= 2 ? address(sampler, c[1], g->extent[1])
+                       : fixed_axis(g, 1, c[1]);
+  ax[2] = g->dims >= 3 ? address(sampler, c[2], g->extent[2])
+                       : fixed_axis(g, 2, c[2]);
+}
+
+/* One corner of linear filtering: sum plus the pixel that picks axis
+ * k's upper pixel where hk is set, weighted by the product over the
+ * addressed axes, x first, of a (upper) or 1 - a (lower). The order of
+ * the products and of the sums is the specification's formula's, the
+ * same in every mode and format. */
+INLINE float4 corner_f(const grid *g, const axis ax[3], int hx, int hy,
+                       int hz, float4 sum) {
+  int64_t p[3] = {hx ? ax[0].i1 : ax[0].i0, hy ? ax[1].i1 : ax[1].i0,
+                  hz ? ax[2].i1 : ax[2].i0};
+  float w = 1.0f;
+  w *= hx ? ax[0].a : 1.0f - ax[0].a;
+  if (g->dims >= 2)
+    w *= hy ? ax[1].a : 1.0f - ax[1].a;
+  if (g->dims >= 3)
+    w *= hz ? ax[2].a : 1.0f - ax[2].a;
+  return sum + w * texel_f(g, p, (int64_t)((uint64_t)g->lane_x + (uint64_t)hx));
 }
 
 /* read_imagef with a sampler and float coordinates. */
@@ -1005,22 +1095,26 @@ ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
   address_all(&g, sampler, coord, ax);
   if ((sampler & SKEIN_SAMPLER_FILTER_MASK) != SKEIN_SAMPLER_FILTER_LINEAR) {
     int64_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
-    return texel_f(&g, p);
+    return texel_f(&g, p, g.lane_x);
   }
   /* Linear: the weighted sum over the 2, 4 or 8 pixels around the
-   * coordinate, each weight the product of a or 1 - a per axis. */
+   * coordinate, corner m (bit k: axis k's upper pixel) in increasing
+   * order, each corner written out so that a constant image type leaves
+   * straight-line code, which a versioned work-item loop vectorises (a
+   * loop over corners and axes kept the axes in memory, and the loop
+   * scalar). */
   float4 sum = {0.0f, 0.0f, 0.0f, 0.0f};
-  int corners = 1 << g.dims;
-  for (int m = 0; m < corners; m++) {
-    int64_t p[3];
-    float w = 1.0f;
-    for (int k = 0; k < 3; k++) {
-      int hi = k < g.dims && (m >> k) & 1;
-      p[k] = hi ? ax[k].i1 : ax[k].i0;
-      if (k < g.dims)
-        w *= hi ? ax[k].a : 1.0f - ax[k].a;
-    }
-    sum += w * texel_f(&g, p);
+  sum = corner_f(&g, ax, 0, 0, 0, sum);
+  sum = corner_f(&g, ax, 1, 0, 0, sum);
+  if (g.dims >= 2) {
+    sum = corner_f(&g, ax, 0, 1, 0, sum);
+    sum = corner_f(&g, ax, 1, 1, 0, sum);
+  }
+  if (g.dims >= 3) {
+    sum = corner_f(&g, ax, 0, 0, 1, sum);
+    sum = corner_f(&g, ax, 1, 0, 1, sum);
+    sum = corner_f(&g, ax, 0, 1, 1, sum);
+    sum = corner_f(&g, ax, 1, 1, 1, sum);
   }
   return sum;
 }
@@ -1061,7 +1155,7 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
   grid g = grid_of(image, type, 0);
   int64_t p[3];
   int_pixel(&g, sampler, coord, p);
-  return texel_f(&g, p);
+  return texel_f(&g, p, g.lane_x);
 }
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,

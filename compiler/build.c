@@ -696,6 +696,7 @@ static LLVMErrorRef optimize_part(void *ctx, LLVMModuleRef m) {
   LLVMDisposeTargetMachine(tm);
   if (err)
     return err;
+  cc_image_finish(m);
   cc_wg wg = pt->wg;
   wg.fn = LLVMGetNamedFunction(m, pt->fn_name);
   wg.body = LLVMGetNamedFunction(m, pt->body_name);
@@ -1321,6 +1322,7 @@ static cc_status backend(build *b) {
   st = run_passes(b, b->opts.opt_disable ? "default<O0>" : "default<O3>");
   if (st != CC_OK)
     return st;
+  cc_image_finish(b->m);
   stage_done(b, "optimize");
   estimate_private(b);
   dump(b->m, "optimized");

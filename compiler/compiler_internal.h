@@ -139,6 +139,9 @@ void cc_bounds_mark_invariant(LLVMModuleRef m);
  * every __skein_image_key_f/_i call to a load of the image's format
  * key. */
 void cc_image_version(LLVMModuleRef m, bool versions);
+/* After the optimiser: branches around every masked gather of image
+ * pixels (in a work-group function) whose mask has no lane set. */
+void cc_image_finish(LLVMModuleRef m);
 
 /* Marks every loop of m "do not vectorise, do not interleave". */
 void cc_forbid_loop_vectorization(LLVMModuleRef m);

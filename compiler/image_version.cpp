@@ -18,12 +18,18 @@
 //   constant, so the conversion is straight-line code with a constant
 //   pixel size that LLVM vectorises; other formats, or images of
 //   different formats, run the original body;
-// - every other key call becomes a load of the key.
+// - every other key call becomes a load of the key;
+// - __skein_image_lane_x(id), the column a read is guessed to sample,
+//   becomes the work-item's global x id in the versioned loops (their
+//   reads of that column are then contiguous loads), INT64_MIN elsewhere.
+// After the optimiser, cc_image_finish branches around each vectorised
+// pixel gather whose lanes are all off (the reads outside the guess).
 #include "compiler_internal.h"
 
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
+#include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/MDBuilder.h>
@@ -34,6 +40,7 @@
 #include <llvm/Transforms/InstCombine/InstCombine.h>
 #include <llvm/Transforms/Scalar/SROA.h>
 #include <llvm/Transforms/Scalar/Scalarizer.h>
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
@@ -342,6 +349,25 @@ void scalarize(Function &f) {
   ScalarizerPass(opts).run(f, fam);
 }
 
+// Replaces the __skein_image_lane_x(id) calls in f (image.c: the column
+// a read is guessed to sample; id is the work-item's global x id) by id
+// where `ids` (f is a versioned work-group function, its work-item loops
+// about to be vectorised), by INT64_MIN (no column: the guess folds
+// away, and the id with it) elsewhere.
+void lower_lane_x(Function &f, Function *lane_x, bool ids) {
+  std::vector<CallInst *> hints;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (callee_of(i) == lane_x)
+        hints.push_back(cast<CallInst>(&i));
+  for (CallInst *h : hints) {
+    Value *v = ids ? h->getArgOperand(0)
+                   : ConstantInt::get(h->getType(), (uint64_t)INT64_MIN);
+    h->replaceAllUsesWith(v);
+    h->eraseFromParent();
+  }
+}
+
 } // namespace
 
 extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
@@ -353,6 +379,7 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
   Marks mk = {empty, MDNode::get(m.getContext(), {scope}), {}};
   Function *key_f = m.getFunction("__skein_image_key_f");
   Function *key_i = m.getFunction("__skein_image_key_i");
+  Function *lane_x = m.getFunction("__skein_image_lane_x");
   // Handles first: their results are the descriptors' addresses.
   for (Function &f : m)
     if (is_handle(&f))
@@ -376,11 +403,17 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
           keys.push_back(cast<CallInst>(&i));
     if (keys.empty())
       continue;
-    if (versions && f.getName().starts_with("__skein_wg_")) {
-      unsigned made = version(f, keys, empty);
-      if (made)
-        scalarize(f);
-      if (made && cc_dump_enabled("modes"))
+    unsigned made = 0;
+    if (versions && f.getName().starts_with("__skein_wg_"))
+      made = version(f, keys, empty);
+    // SKEIN_IMAGE_GUESS=0: no guessed column (every computed pixel
+    // address a gather once vectorised), for comparisons.
+    const char *guess = getenv("SKEIN_IMAGE_GUESS");
+    if (lane_x)
+      lower_lane_x(f, lane_x, made > 0 && !(guess && *guess == '0'));
+    if (made) {
+      scalarize(f);
+      if (cc_dump_enabled("modes"))
         fprintf(stderr, "skein: %s: image accesses versioned on %u formats\n",
                 f.getName().str().c_str(), made);
     }
@@ -389,5 +422,66 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
       k->replaceAllUsesWith(load_key(b, k->getArgOperand(0), empty));
       k->eraseFromParent();
     }
+  }
+}
+
+// Whether md is an alias scope of the image pass's domain.
+static bool in_image_domain(MDNode *md) {
+  auto *domain = md && md->getNumOperands() > 1
+                     ? dyn_cast<MDNode>(md->getOperand(1))
+                     : nullptr;
+  auto *name = domain && domain->getNumOperands() > 1
+                   ? dyn_cast<MDString>(domain->getOperand(1))
+                   : nullptr;
+  return name && name->getString() == "skein.images";
+}
+
+// After the optimiser: every masked gather of image pixels in a
+// work-group function runs only where its mask has a lane set. A read
+// that texel_f splits on the guessed column (image.c) becomes, once
+// vectorised, a contiguous load for the lanes that read their own column
+// and a gather for the others, which are none but at an image's edges
+// or where coordinates are not the work-items' own; a gather costs about
+// as much with no lane set as with all (measured on Zen 5), so it is
+// branched around. The pixel loads are those in the read_only scope that
+// cc_image_version put them in.
+extern "C" void cc_image_finish(LLVMModuleRef mref) {
+  Module &m = *unwrap(mref);
+  std::vector<IntrinsicInst *> gathers;
+  for (Function &f : m) {
+    if (f.isDeclaration() || !f.getName().starts_with("__skein_wg_"))
+      continue;
+    for (BasicBlock &bb : f)
+      for (Instruction &i : bb) {
+        auto *ii = dyn_cast<IntrinsicInst>(&i);
+        if (!ii || ii->getIntrinsicID() != Intrinsic::masked_gather ||
+            isa<Constant>(ii->getArgOperand(2)))
+          continue;
+        // A list of scopes, or (as the vectoriser may leave it) the one
+        // scope itself.
+        MDNode *scopes = ii->getMetadata(LLVMContext::MD_alias_scope);
+        bool image = in_image_domain(scopes);
+        for (unsigned s = 0; scopes && s < scopes->getNumOperands(); s++)
+          image |= in_image_domain(dyn_cast<MDNode>(scopes->getOperand(s)));
+        if (image)
+          gathers.push_back(ii);
+      }
+  }
+  for (IntrinsicInst *g : gathers) {
+    Value *mask = g->getArgOperand(2), *passthru = g->getArgOperand(3);
+    auto *vt = cast<FixedVectorType>(mask->getType());
+    IRBuilder<> b(g);
+    Value *bits = b.CreateBitCast(
+        mask, IntegerType::get(m.getContext(), vt->getNumElements()));
+    Value *any = b.CreateICmpNE(bits, ConstantInt::get(bits->getType(), 0),
+                                "gather.any");
+    Instruction *then = SplitBlockAndInsertIfThen(any, g, false);
+    BasicBlock *join = g->getParent();
+    g->moveBefore(then);
+    b.SetInsertPoint(join, join->begin());
+    PHINode *phi = b.CreatePHI(g->getType(), 2, "gather");
+    g->replaceAllUsesWith(phi);
+    phi->addIncoming(g, then->getParent());
+    phi->addIncoming(passthru, cast<Instruction>(any)->getParent());
   }
 }
