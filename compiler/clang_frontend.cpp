@@ -39,8 +39,10 @@ static const char *const fixed_args[] = {
 
 static const char input_name[] = "input.cl";
 // Skein's declarations of builtins Clang lacks (builtins/
-// skein_uniform_arith.h and skein_extended_bit_ops.h), included after the default header like -include;
-// an absolute name, so that lookup finds the remapped buffer directly.
+// skein_uniform_arith.h and skein_extended_bit_ops.h) and the OpenCL C
+// 3.1 macros (skein_opencl_c_3_1.h), included after the default header
+// like -include; an absolute name, so that lookup finds the remapped
+// buffer directly.
 static const char decls_name[] = "/skein/skein_decls.h";
 // clCompileProgram's embedded headers live in memory under this folder,
 // which is searched first (-I): "#include "dir/name.h"" finds them

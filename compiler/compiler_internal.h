@@ -51,7 +51,9 @@ typedef struct cc_options {
 
 /* Translates an OpenCL build option string (may be NULL) and the device
  * caps (may be NULL: nothing enabled) into Clang arguments. Returns
- * CC_INVALID_OPTIONS with a log line for an unknown or malformed option.
+ * CC_INVALID_OPTIONS with a log line for an unknown or malformed option,
+ * CC_BUILD_FAILED with one for -cl-std=CL3.1 where caps' version is
+ * below 310 (NULL caps: a binary's stored options, accepted).
  * The caller frees *out with cc_options_free on every result. */
 cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
                            cc_options *out, cc_log *log);

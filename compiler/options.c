@@ -1,6 +1,6 @@
 /* This file contains the translation of OpenCL build options (the string
  * given to clBuildProgram) and the device caps into Clang cc1 arguments.
- * Only options the OpenCL 3.0 API spec lists are accepted. */
+ * Only options the OpenCL API spec (3.1) lists are accepted. */
 #include "compiler_internal.h"
 
 #include <stdio.h>
@@ -176,19 +176,43 @@ static const char *const passthrough[] = {
   "-cl-fp32-correctly-rounded-divide-sqrt", "-cl-uniform-work-group-size",
 };
 
-static bool is_std(const char *v) {
-  static const char *const stds[] = {"CL1.0", "CL1.1", "CL1.2", "CL2.0",
-                                     "CL3.0"};
+/* The OpenCL C version of a -cl-std value (CL1.2: 120), 0 if unknown. */
+static unsigned std_version(const char *v) {
+  static const struct {
+    const char *name;
+    unsigned version;
+  } stds[] = {{"CL1.0", 100}, {"CL1.1", 110}, {"CL1.2", 120},
+              {"CL2.0", 200}, {"CL3.0", 300}, {"CL3.1", 310}};
   for (size_t i = 0; i < sizeof(stds) / sizeof(stds[0]); i++)
-    if (strcmp(v, stds[i]) == 0)
-      return true;
-  return false;
+    if (strcmp(v, stds[i].name) == 0)
+      return stds[i].version;
+  return 0;
 }
 
+/* What OpenCL C 3.1 made part of the language (OpenCL C spec v3.1.1):
+ * the promoted extensions' builtins, the 4x8-bit dot products (the
+ * packed form required of every 3.1 device), and the sub-group
+ * functions without __opencl_c_subgroups. Clang 19 declares each of
+ * these builtins only while its extension or feature macro is defined
+ * (-fdeclare-opencl-builtins looks the macro up at the call), and
+ * opencl-c-base.h defines memory_scope_sub_group and the internal
+ * __opencl_subgroup_builtins only under __opencl_c_subgroups; so a 3.1
+ * build enables them all after the user's -cl-ext, whatever it said. A
+ * 3.1 device supports every one of them (the API spec requires the
+ * extensions reported), so the macros stay truthful. */
+static const char cl_c_3_1_language[] =
+    "-cl-ext=+__opencl_c_subgroups,+cl_khr_extended_bit_ops,"
+    "+cl_khr_integer_dot_product,"
+    "+__opencl_c_integer_dot_product_input_4x8bit,"
+    "+__opencl_c_integer_dot_product_input_4x8bit_packed,"
+    "+cl_khr_subgroup_extended_types,+cl_khr_subgroup_rotate,"
+    "+cl_khr_subgroup_shuffle,+cl_khr_subgroup_shuffle_relative";
+
 /* Translates one option tok (p: the rest of the string, for options that
- * take a separate value). 1 ok, 0 invalid, -1 out of memory. */
+ * take a separate value); *std receives a -cl-std's version. 1 ok, 0
+ * invalid, -1 out of memory. */
 static int translate(cc_options *o, const char *tok, const char **p,
-                     bool *have_std, cc_log *log) {
+                     unsigned *std, cc_log *log) {
   for (size_t i = 0; i < sizeof(passthrough) / sizeof(passthrough[0]); i++)
     if (strcmp(tok, passthrough[i]) == 0)
       return push(o, tok) ? 1 : -1;
@@ -239,12 +263,16 @@ static int translate(cc_options *o, const char *tok, const char **p,
   if (strcmp(tok, "-cl-denorms-are-zero") == 0)
     return push(o, "-fdenormal-fp-math-f32=preserve-sign") ? 1 : -1;
   if (strncmp(tok, "-cl-std=", 8) == 0) {
-    if (!is_std(tok + 8)) {
+    *std = std_version(tok + 8);
+    if (!*std) {
       cc_log_printf(log, "error: invalid option value '%s'\n", tok);
       return 0;
     }
-    *have_std = true;
-    return push(o, tok) ? 1 : -1;
+    /* Clang 19 has no OpenCL C 3.1 ("invalid value 'CL3.1'"): its 3.0
+     * front end builds it, and the 3.1 additions come after the last
+     * option (cc_options_parse) and in the prelude (builtins/
+     * skein_opencl_c_3_1.h). */
+    return push(o, *std == 310 ? "-cl-std=CL3.0" : tok) ? 1 : -1;
   }
   if (strncmp(tok, "-cl-ext=", 8) == 0 && tok[8])
     return push(o, tok) ? 1 : -1;
@@ -267,7 +295,7 @@ static int translate(cc_options *o, const char *tok, const char **p,
 cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
                            cc_options *out, cc_log *log) {
   memset(out, 0, sizeof(*out));
-  bool have_std = false;
+  unsigned std = 0;
   /* The device's extensions first, so a user's -cl-ext refines them. */
   if (!push_extensions(out, caps, log))
     return CC_OUT_OF_MEMORY;
@@ -279,7 +307,7 @@ cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
         return CC_OUT_OF_MEMORY;
       break;
     }
-    int r = translate(out, tok, &p, &have_std, log);
+    int r = translate(out, tok, &p, &std, log);
     free(tok);
     if (r < 0)
       return CC_OUT_OF_MEMORY;
@@ -288,7 +316,21 @@ cc_status cc_options_parse(const char *options, const cc_device_caps *caps,
   }
   /* Without -cl-std, a device compiles OpenCL C 1.2 (OpenCL 3.0 API
    * spec, 5.8.6.5). */
-  if (!have_std && !push(out, "-cl-std=CL1.2"))
+  if (!std && !push(out, "-cl-std=CL1.2"))
+    return CC_OUT_OF_MEMORY;
+  /* -cl-std=CL3.1 "will fail to compile the program for any devices
+   * when CL_DEVICE_OPENCL_C_ALL_VERSIONS does not include OpenCL C 3.1"
+   * (API spec v3.1.1, 5.8.6.5): a build failure, not an invalid option.
+   * Without caps (a binary's stored options) the build that made it
+   * checked already. The last -cl-std counts, as in Clang. */
+  if (std == 310 && caps && caps->max_cl_c_version < 310) {
+    cc_log_printf(log, "error: this device does not support OpenCL C 3.1 "
+                  "(-cl-std=CL3.1); CL_DEVICE_OPENCL_C_ALL_VERSIONS lists "
+                  "the versions it builds\n");
+    return CC_BUILD_FAILED;
+  }
+  if (std == 310 && (!push(out, cl_c_3_1_language) ||
+                     !push(out, "-D__SKEIN_OPENCL_C_3_1=1")))
     return CC_OUT_OF_MEMORY;
   return push_macro_only(out) ? CC_OK : CC_OUT_OF_MEMORY;
 }

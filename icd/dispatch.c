@@ -1,13 +1,33 @@
 /* This file contains Skein's ICD dispatch table: every object handle
  * points to it, and ICD loaders call through it. Every slot of the
- * 2023.02.06 cl_icd.h is filled; entry points not implemented by runtime/
- * resolve to the weak definitions of icd/missing.c. */
+ * 2023.02.06 cl_icd.h is filled, and OpenCL 3.1's one slot after them;
+ * entry points not implemented by runtime/ resolve to the weak
+ * definitions of icd/missing.c. */
 #include "../runtime/core/object.h"
+#include "../runtime/core/skein_cl31.h"
 #include <CL/cl_icd.h>
+#include <stddef.h>
 
 #include "d3d_decls.h"
 
-static const struct _cl_icd_dispatch dispatch = {
+/* Debian's cl_icd.h ends at OpenCL 3.0's clSetContextDestructorCallback;
+ * OpenCL-Headers v2026.05.29 appends "OpenCL 3.1":
+ * clGetKernelSuggestedLocalWorkSize, the next pointer. The Khronos
+ * loader of that release calls it there; ocl-icd 2.3.1 (Debian's loader)
+ * knows no such slot or function. */
+struct skein_icd_dispatch {
+  struct _cl_icd_dispatch base;
+  skein_get_kernel_suggested_local_work_size_fn
+      clGetKernelSuggestedLocalWorkSize;
+};
+_Static_assert(offsetof(struct skein_icd_dispatch,
+                        clGetKernelSuggestedLocalWorkSize) ==
+                   offsetof(struct _cl_icd_dispatch,
+                            clSetContextDestructorCallback) +
+                       sizeof(void *),
+               "the OpenCL 3.1 slot directly follows the 3.0 ones");
+
+static const struct skein_icd_dispatch dispatch = {.base = {
   /* OpenCL 1.0 */
   .clGetPlatformIDs = clGetPlatformIDs,
   .clGetPlatformInfo = clGetPlatformInfo,
@@ -176,6 +196,8 @@ static const struct _cl_icd_dispatch dispatch = {
   .clCreateBufferWithProperties = clCreateBufferWithProperties,
   .clCreateImageWithProperties = clCreateImageWithProperties,
   .clSetContextDestructorCallback = clSetContextDestructorCallback,
+}, /* OpenCL 3.1 */
+  .clGetKernelSuggestedLocalWorkSize = clGetKernelSuggestedLocalWorkSize,
 };
 
 const void *const rt_dispatch_table = &dispatch;

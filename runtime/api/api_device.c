@@ -176,7 +176,12 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
        * the generic address space, ...) are all there. */
       {CL_MAKE_VERSION(2, 0, 0), "OpenCL C"},
       {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
+      /* Last: listed only while the device reports OpenCL 3.1, whose C
+       * language compiler/options.c builds. */
+      {CL_MAKE_VERSION(3, 1, 0), "OpenCL C"},
   };
+  size_t num_c_versions = sizeof c_versions / sizeof c_versions[0] -
+                          (dev->caps.max_cl_c_version < 310);
   static const cl_name_version c_features[] = {
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
       {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"},
@@ -252,7 +257,7 @@ static cl_int rt_device_info_identity(RT_INFO_PARAMS) {
     /* "OpenCL C<space><major.minor><space><vendor-specific information>" */
     RT_INFO_STRING("OpenCL C 2.0 Skein");
   case CL_DEVICE_OPENCL_C_ALL_VERSIONS:
-    RT_INFO_ARRAY(c_versions, sizeof c_versions / sizeof c_versions[0]);
+    RT_INFO_ARRAY(c_versions, num_c_versions);
   case CL_DEVICE_OPENCL_C_FEATURES:
     RT_INFO_ARRAY(c_features, num_c_features);
   case CL_DEVICE_EXTENSIONS:

@@ -15,6 +15,7 @@
 #include "../core/device_queue.h"
 #include "../core/svm.h"
 #include "../core/trace.h"
+#include "../core/skein_cl31.h"
 #include "../../scheduler/scheduler.h"
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -542,6 +543,19 @@ cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSizeKHR(
   for (cl_uint i = 0; i < work_dim; i++)
     suggested_local_work_size[i] = d.local[i];
   return CL_SUCCESS;
+}
+
+/* OpenCL 3.1's core name of the query above: the same arguments, result
+ * and errors (API spec v3.1.1, clGetKernelSuggestedLocalWorkSize, lists
+ * the same conditions for both names). Reached through the ICD dispatch
+ * table (icd/dispatch.c) and exported (icd/exports.map). */
+cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSize(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size) {
+  return clGetKernelSuggestedLocalWorkSizeKHR(
+      command_queue, kernel, work_dim, global_work_offset, global_work_size,
+      suggested_local_work_size);
 }
 
 cl_int CL_API_CALL clEnqueueTask(cl_command_queue command_queue,

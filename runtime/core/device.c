@@ -208,14 +208,17 @@ static void rt_device_init(void) {
   d->caps.features = d->images ? RT_FEATURES " " RT_ENQUEUE_FEATURES
                                    " " RT_IMAGE_FEATURES
                                : RT_FEATURES " " RT_ENQUEUE_FEATURES;
-  d->caps.max_cl_c_version = 300;
+  /* OpenCL C 3.1 (-cl-std=CL3.1, compiler/options.c) only on a 3.1
+   * device: the compiler refuses it below 310. */
+  d->caps.max_cl_c_version = rt_opencl_3_1() ? 310 : 300;
 }
 
 bool rt_opencl_3_1(void) {
-  /* Missing for 3.1: OpenCL C 3.1 (Clang 19 rejects -cl-std=CL3.1),
-   * SPIR-V 1.4 (llvm-spirv 15), the core clGetKernelSuggestedLocalWorkSize
-   * entry point (no dispatch-table slot). Any thread may read the
-   * variable first: all get the same answer. */
+  /* Missing for 3.1: SPIR-V 1.4 (llvm-spirv 15). OpenCL C 3.1
+   * (compiler/options.c; listed and built only while this is true) and
+   * the core clGetKernelSuggestedLocalWorkSize (icd/dispatch.c, always
+   * in its slot) are there. Any thread may read the variable first: all
+   * get the same answer. */
   static _Atomic int forced = -1;
   int f = atomic_load_explicit(&forced, memory_order_relaxed);
   if (f < 0) {

@@ -3,10 +3,27 @@
  * CL_VERSION_3_1): Debian's OpenCL headers (2023.02.06) predate 3.1.
  * Each has the value of the extension's _KHR name, so the handlers of
  * those answer them; CL_DEVICE_MAX_WORK_GROUP_SIZES is 3.1's new name of
- * CL_DEVICE_MAX_WORK_ITEM_SIZES. Plain C, no Skein types: the tests
- * include it too. */
+ * CL_DEVICE_MAX_WORK_ITEM_SIZES. It also declares 3.1's one new entry
+ * point, clGetKernelSuggestedLocalWorkSize (OpenCL-Headers v2026.05.29
+ * CL/cl.h), whose ICD dispatch slot follows clSetContextDestructorCallback
+ * (icd/dispatch.c). Plain C, no Skein types: the tests include it too. */
 #ifndef SKEIN_CL31_H
 #define SKEIN_CL31_H
+
+#include <CL/cl.h>
+
+#ifndef CL_VERSION_3_1
+/* cl_khr_suggested_local_work_size's query under its core name, with
+ * the same arguments and errors (API spec v3.1.1 documents the two
+ * together). */
+extern CL_API_ENTRY cl_int CL_API_CALL clGetKernelSuggestedLocalWorkSize(
+    cl_command_queue command_queue, cl_kernel kernel, cl_uint work_dim,
+    const size_t *global_work_offset, const size_t *global_work_size,
+    size_t *suggested_local_work_size);
+#endif
+typedef cl_int(CL_API_CALL *skein_get_kernel_suggested_local_work_size_fn)(
+    cl_command_queue, cl_kernel, cl_uint, const size_t *, const size_t *,
+    size_t *);
 
 #ifndef CL_DEVICE_MAX_WORK_GROUP_SIZES
 #define CL_DEVICE_MAX_WORK_GROUP_SIZES 0x1005
