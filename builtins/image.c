@@ -1155,7 +1155,13 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
   grid g = grid_of(image, type, 0);
   int64_t p[3];
   int_pixel(&g, sampler, coord, p);
-  return texel_f(&g, p, g.lane_x);
+  /* Integer coordinates address pixels as they are, unless clamped to
+   * the edge: only then can the guessed column help (coordinates that
+   * are the work-items' ids already give consecutive addresses, and a
+   * guess would only add a load). */
+  int clamped = (sampler & SKEIN_SAMPLER_ADDRESS_MASK) ==
+                SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
+  return texel_f(&g, p, clamped ? g.lane_x : INT64_MIN);
 }
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,
