@@ -220,6 +220,53 @@ static void check_version_macros(const char *options, int c_version) {
   REQUIRE_OK(clReleaseProgram(p));
 }
 
+/* Runs kernel k of p (one int) and returns what it wrote. */
+static int run_one(cl_program p) {
+  cl_mem out = test_buffer(&env, sizeof(int), NULL);
+  test_run_1d(&env, p, "k", 1, &out, 1);
+  int got = 0;
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, out, CL_TRUE, 0, sizeof got, &got,
+                                 0, NULL, NULL));
+  REQUIRE_OK(clReleaseMemObject(out));
+  return got;
+}
+
+/* OpenCL C 3.1 through clCompileProgram and clLinkProgram (the linked
+ * program carries the units' -cl-std=CL3.1 into its own options), and
+ * through a program binary, whose stored options are read again. */
+static void check_compile_link_binary(void) {
+  const char *src = "kernel void k(global int *o) {\n"
+                    "  o[0] = __OPENCL_C_VERSION__ * 1000 +\n"
+                    "         (int)bit_reverse(1u << 31);\n"
+                    "}\n";
+  cl_int err;
+  cl_program unit = clCreateProgramWithSource(env.context, 1, &src, NULL,
+                                              &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clCompileProgram(unit, 1, &env.device, "-cl-std=CL3.1", 0,
+                              NULL, NULL, NULL, NULL));
+  cl_program linked = clLinkProgram(env.context, 1, &env.device, NULL, 1,
+                                    &unit, NULL, NULL, &err);
+  REQUIRE_OK(err);
+  CHECK_EQ(run_one(linked), 310001);
+  size_t size = 0;
+  REQUIRE_OK(clGetProgramInfo(linked, CL_PROGRAM_BINARY_SIZES, sizeof size,
+                              &size, NULL));
+  unsigned char *bin = malloc(size);
+  REQUIRE_OK(clGetProgramInfo(linked, CL_PROGRAM_BINARIES, sizeof bin, &bin,
+                              NULL));
+  const unsigned char *cbin = bin;
+  cl_program loaded = clCreateProgramWithBinary(
+      env.context, 1, &env.device, &size, &cbin, NULL, &err);
+  REQUIRE_OK(err);
+  REQUIRE_OK(clBuildProgram(loaded, 1, &env.device, NULL, NULL, NULL));
+  CHECK_EQ(run_one(loaded), 310001);
+  free(bin);
+  REQUIRE_OK(clReleaseProgram(loaded));
+  REQUIRE_OK(clReleaseProgram(linked));
+  REQUIRE_OK(clReleaseProgram(unit));
+}
+
 /* One builtin of each family OpenCL C 3.1 promoted, and the sub-group
  * functions, with no #pragma OPENCL EXTENSION and no #ifdef. o[16 * i]:
  * the macros, the sub-group ids, then one result per family. */
@@ -371,6 +418,7 @@ static void test_opencl_c_3_1(void) {
     check_version_macros("-cl-std=CL3.1", 310);
     /* The last -cl-std counts. */
     check_version_macros("-cl-std=CL3.1 -cl-std=CL3.0", 300);
+    check_compile_link_binary();
     run_lang("-cl-std=CL3.1");
     char opts[512];
     snprintf(opts, sizeof opts, "-cl-std=CL3.1%s", promoted_off);
