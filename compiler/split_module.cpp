@@ -134,6 +134,11 @@ extern "C" bool cc_split_module(LLVMModuleRef module,
     if (users > 1) {
       v.setLinkage(llvm::GlobalValue::ExternalLinkage);
       v.setVisibility(llvm::GlobalValue::HiddenVisibility);
+      // The parts link to it by name: an unnamed one (a SPIR-V module's
+      // variable without OpName) would get a different "__unnamed_N" in
+      // each part's object.
+      if (!v.hasName())
+        v.setName("__skein_unnamed_global");
     }
   }
   for (unsigned i = 0; i < n; i++) {
