@@ -13,7 +13,7 @@ set(SKEIN_MODE_VARIANT_TESTS
   int-division
   builtins-async builtins-atomics builtins-atomics-c11 builtins-common
   builtins-integer generic-as program-globals device-enqueue svm pipes
-  spirv-enqueue)
+  spirv-enqueue spirv-14)
 set(SKEIN_MODE_VARIANTS "fiber:SKEIN_MODE=fiber" "loop:SKEIN_MODE=loop"
     "scalar:SKEIN_VECTORIZE=0")
 foreach(topic ${SKEIN_MODE_VARIANT_TESTS})
