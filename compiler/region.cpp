@@ -21,7 +21,10 @@
 #include "region_internal.h"
 #include "group_records.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
@@ -227,8 +230,53 @@ static Function *barrier_decl(Module *m) {
       m->getOrInsertFunction("__skein_ctx__Z7barrierj", ty).getCallee());
 }
 
+// Instructions times trips (header runs) of a loop up to which it is not
+// cut: LLVM's full unrolling (O3's threshold is 300 units of cost, and
+// the work-item queries, casts and address arithmetic here cost nothing
+// once inlined and folded) makes such a loop
+// straight-line code, and the work-item loop around it innermost, before
+// the loop vectoriser runs. Cut instead, its few operations per trip sat
+// between a load and a store of the work-item's context, and a pointer
+// read back from the context could not be seen to step with the work-item
+// any more: clpeak's global reads (a loop of 4 trips of 4 loads) became
+// gathers, 15 GB/s for float against 44 for float16 on the 2-core Zen 5.
+enum { UNROLLED_WHOLE_COST = 256 };
+
+// Whether l is an innermost loop of a constant trip count that LLVM
+// unrolls whole (see UNROLLED_WHOLE_COST).
+static bool unrolled_whole(Loop *l, ScalarEvolution &se) {
+  if (!l->isInnermost())
+    return false;
+  unsigned trips = se.getSmallConstantTripCount(l);
+  if (trips == 0)
+    return false;
+  unsigned size = 0;
+  for (BasicBlock *bb : l->blocks())
+    size += (unsigned)bb->sizeWithoutDebug();
+  return (uint64_t)trips * size <= UNROLLED_WHOLE_COST;
+}
+
+// Whether f has exactly one outermost loop, the one loop mode's
+// unroll-and-jam can fuse (cc_set_loop_unroll_and_jam), and it writes no
+// memory: LLVM fuses copies only where it proves them independent, and a
+// store it cannot tell apart from the other work-items' would leave each
+// work-item's loop to run alone, where region mode's unrolled trips at
+// least overlap in the out-of-order window.
+static bool one_jammable_loop(Function *f) {
+  DominatorTree dt(*f);
+  LoopInfo li(dt);
+  if (li.getTopLevelLoops().size() != 1)
+    return false;
+  for (BasicBlock *bb : li.getTopLevelLoops()[0]->blocks())
+    for (Instruction &i : *bb)
+      if (isa<StoreInst>(i) || i.isAtomic() || isa<MemIntrinsic>(i))
+        return false;
+  return true;
+}
+
 // Puts a barrier at the head of every loop that all work-items of a group
-// run equally often (see above); false, with c.why, if there is none.
+// run equally often (see above), except loops LLVM unrolls whole; false,
+// with c.why, if there is none.
 static bool cut_loops(Cutter &c) {
   // A kernel with atomics may make one work-item wait for another (a
   // lock taken before a loop and released after it): cut, the others
@@ -243,8 +291,14 @@ static bool cut_loops(Cutter &c) {
   divergently_executed(c, some);
   DominatorTree dt(*c.F);
   LoopInfo li(dt);
+  TargetLibraryInfoImpl tlii(Triple(c.F->getParent()->getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
+  AssumptionCache ac(*c.F);
+  ScalarEvolution se(*c.F, tli, ac, dt, li);
   std::vector<BasicBlock *> headers;
   for (Loop *l : li.getLoopsInPreorder()) {
+    if (unrolled_whole(l, se))
+      continue;
     bool uniform = !some.count(l->getHeader());
     SmallVector<BasicBlock *, 4> exiting;
     l->getExitingBlocks(exiting);
@@ -1047,6 +1101,15 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
   // A cut loop's regions are the kernel's loop body, planned as loop
   // mode plans a work-item body (vector_plan.c): the work-item loops of
   // the regions widen each lane of a split vector.
+  // A kept vector body (one that fills whole registers: vector_plan.c)
+  // gains nothing from the cut, which only lets the loop vectoriser widen
+  // work-items: in loop mode the work-item loop is unroll-and-jammed
+  // around the kernel's loop instead (unroll_jam.cpp), so the plan's
+  // count of work-items' chains are interleaved in registers, where the
+  // cut loop's unrolled copies ran one after the other and went through
+  // the context memory at every trip. SKEIN_KEPT_REGIONS=1 cuts them
+  // anyway, to measure the choice.
+  bool jam_in_loop_mode = false;
   if (c.loop_regions && cc_vectorize_wanted()) {
     cc_vector_plan plan = cc_plan_vectors(wrap(c.F), nullptr, name);
     c.interleave = plan.interleave;
@@ -1055,10 +1118,15 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
     // is unrolled instead: the plan's unroll-and-jam count of work-items
     // side by side (a char16 on AVX2 ran one work-item at a time).
     c.unroll = plan.jam;
+    jam_in_loop_mode = !plan.split && plan.jam > 1 &&
+                       one_jammable_loop(c.F) &&
+                       !getenv("SKEIN_KEPT_REGIONS");
   }
   auto *rwg = unwrap<Function>(wg->region_fn);
   wg->region_body = wg->region_fn = nullptr;
-  bool ok = try_regions(c, rwg, name);
+  if (jam_in_loop_mode)
+    c.why = "kept vectors: their loop runs unroll-and-jammed";
+  bool ok = !jam_in_loop_mode && try_regions(c, rwg, name);
   if (!ok)
     rwg->eraseFromParent();   // before c.F: it calls c.F
   c.F->eraseFromParent();

@@ -173,8 +173,24 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
     int force = forced("SKEIN_VECTOR_SPLIT");
     bool legal = shape.carried > 0 && !shape.inner_vector_memory &&
                  !getenv("SKEIN_NO_SCALARIZE");
-    bool fits = width_bits <= t->vector_bits &&
-                shape.carried <= t->vector_regs;
+    /* A vector exactly as wide as a register wastes no lanes kept.
+     * Split, its carried lanes may take every register (clpeak's float16
+     * on AVX-512: 32 of 32 zmm, and the cut loop's context pointers
+     * spilled around them); kept, the work-item loop is unroll-and-
+     * jammed instead (below), which needs twice the FMA chains in
+     * registers: jammed chains run on through the kernel's whole loop,
+     * where region mode's short trips of split lanes overlap in the
+     * out-of-order window. Kept where both hold: float16 and int16 on
+     * AVX-512 (clpeak's float16 on the loaded Zen 5, one thread, best of
+     * 41: 214 GFLOPS kept, 192-203 split; skein-bench-peak's int16 130-138
+     * GIOPS kept against 62-64). On AVX2 there are registers for only 8
+     * jammed chains: int8 ran at 63-69 GIOPS kept against 78 split. */
+    unsigned kept_regs = shape.carried * body.bits / t->vector_bits;
+    bool jam_room = kept_regs * 2 * t->fma_chains <= t->vector_regs;
+    bool fits = width_bits < t->vector_bits
+                    ? shape.carried <= t->vector_regs
+                    : width_bits == t->vector_bits &&
+                          (shape.carried < t->vector_regs || !jam_room);
     plan.split = legal && (force >= 0 ? force != 0 : fits);
     if (plan.split) {
       cc_scalarize_function(fn);
@@ -195,6 +211,16 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
       int jam = forced("SKEIN_UNROLL_JAM");
       plan.jam = jam >= 1 && jam <= 16 ? (unsigned)jam
                                        : interleave_for(t, chains, regs);
+      /* Exactly the pipes' chains leave no margin for the ends of each
+       * jammed group (its first loads, its reductions), which the core
+       * cannot overlap with the next group's chains: where the registers
+       * hold twice as many, take them, in powers of two that divide the
+       * usual group sizes (clpeak's float16 on the loaded Zen 5, one
+       * thread, best of 41: 200 GFLOPS with 8 work-items jammed, 214
+       * with 16, in all 32 zmm registers without a spill). */
+      while (jam < 1 && plan.jam * 2 * regs <= t->vector_regs &&
+             plan.jam * chains < 2 * t->fma_chains)
+        plan.jam *= 2;
     }
   }
   /* Half arithmetic without AVX-512 FP16 is float arithmetic between

@@ -43,7 +43,30 @@ static const char source[] =
     "#undef MAD\n"
     "#define MAD(a, b, c) ((a) * (b) + (c))\n"
     "CHAIN(int, chain_int) CHAIN(int2, chain_int2) CHAIN(int4, chain_int4)\n"
-    "CHAIN(int8, chain_int8) CHAIN(int16, chain_int16)\n";
+    "CHAIN(int8, chain_int8) CHAIN(int16, chain_int16)\n"
+    /* clpeak's global read (1.1.2): 16 loads per work-item in a loop of
+     * 4 trips, consecutive work-items reading consecutive floats. */
+    /* A float16 chain that stores in its loop: LLVM cannot prove the
+     * work-items' stores independent, so its loop is not jammed, and the
+     * kernel stays in region mode. */
+    "__kernel void store_float16(__global float16 *out, float16 seed) {\n"
+    "  float16 x = seed, y = (float16)(get_local_id(0));\n"
+    "  for (int i = 0; i < 32; i++) {\n"
+    "    STEP8(x, y)\n"
+    "    out[get_global_id(0) * 32 + i] = y;\n"
+    "  }\n"
+    "}\n"
+    "#define FETCH(s, id, a) s += a[id]; id += get_local_size(0);\n"
+    "__kernel void read_float(__global const float *a,\n"
+    "                         __global float *b) {\n"
+    "  int id = get_group_id(0) * get_local_size(0) * 16 +\n"
+    "           get_local_id(0);\n"
+    "  float s = 0;\n"
+    "  for (int i = 0; i < 4; i++) {\n"
+    "    FETCH(s, id, a) FETCH(s, id, a) FETCH(s, id, a) FETCH(s, id, a)\n"
+    "  }\n"
+    "  b[get_global_id(0)] = s;\n"
+    "}\n";
 
 static const struct target {
   const char *cpu;
@@ -83,7 +106,7 @@ static const struct chain {
  * on stderr; prints the build status and log on stderr too. */
 static int child(const char *cpu) {
   setenv("SKEIN_CPU", cpu, 1);
-  setenv("SKEIN_DUMP", "optimized", 1);
+  setenv("SKEIN_DUMP", "optimized,modes", 1);
   cl_platform_id platform;
   cl_device_id device;
   if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
@@ -144,6 +167,40 @@ static unsigned wide_ops(const char *body, const struct chain *c,
     line = eol ? eol + 1 : NULL;
   }
   return count;
+}
+
+/* Whether body loads floats in vectors of at least min_bits and never
+ * gathers them. */
+static bool wide_loads(const char *body, unsigned min_bits) {
+  if (strstr(body, "masked.gather"))
+    return false;
+  for (const char *p = strstr(body, " = load <"); p;
+       p = strstr(p + 1, " = load <")) {
+    unsigned lanes = 0;
+    char elem[16] = "";
+    if (sscanf(p, " = load <%u x %15[a-z0-9]>", &lanes, elem) == 2 &&
+        strcmp(elem, "float") == 0 && lanes * 32 >= min_bits)
+      return true;
+  }
+  return false;
+}
+
+/* Whether out (the child's stderr) has the SKEIN_DUMP=modes line that
+ * starts with "skein: <what> <name>: " and contains text. */
+static bool mode_says(const char *out, const char *what, const char *name,
+                      const char *text) {
+  char head[128];
+  snprintf(head, sizeof head, "skein: %s%s%s: ", what, *what ? " " : "",
+           name);
+  for (const char *p = strstr(out, head); p; p = strstr(p + 1, head)) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(len < 511 ? len : 511), p);
+    if (strstr(line, text))
+      return true;
+  }
+  return false;
 }
 
 /* Runs the child for t and returns its stderr (malloc'd), NULL if it
@@ -252,7 +309,49 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s %s: llvm.fma without FMA\n", t->cpu, c->name);
         test_failures++;
       }
+      /* A vector exactly as wide as the registers whose carried lanes
+       * (x and y: two per lane) would fill the register file once split,
+       * where 16 work-items' kept copies fit the registers (float16 and
+       * int16 on AVX-512: 2 zmm each), is kept whole, and its loop runs
+       * in loop mode, unroll-and-jammed: region mode's cut would run the
+       * work-items' copies one after another (vector_plan.c, region.cpp).
+       * Narrower vectors, and as wide ones elsewhere, are split. */
+      unsigned lanes = (unsigned)(atoi(digits) ? atoi(digits) : 1);
+      unsigned width = lanes * c->bits;
+      bool keep = width == t->vector_bits && t->vector_bits == 512 &&
+                  2 * lanes >= 32;
+      if (!c->scalar && keep &&
+          (!mode_says(out, "", c->name, "vectors kept") ||
+           !mode_says(out, "kernel", c->name, "loop mode"))) {
+        fprintf(stderr, "%s %s: not kept whole in loop mode\n", t->cpu,
+                c->name);
+        test_failures++;
+      }
+      if (!c->scalar && width <= t->vector_bits && !keep &&
+          !mode_says(out, "", c->name, "split into lanes")) {
+        fprintf(stderr, "%s %s: not split into lanes\n", t->cpu, c->name);
+        test_failures++;
+      }
       free(body);
+    }
+    /* The read kernel's loop of 4 trips is unrolled whole, not cut into
+     * regions (whose context round trip turned its loads into gathers):
+     * it runs in loop mode and loads consecutive work-items' floats in
+     * vectors of at least 256 bits (128 on SSE targets). */
+    char *read = function_body(out, "read_float");
+    unsigned min_bits = t->vector_bits < 256 ? t->vector_bits : 256;
+    if (!read || !wide_loads(read, min_bits) ||
+        !mode_says(out, "kernel", "read_float", "loop mode")) {
+      fprintf(stderr, "%s read_float: %s\n", t->cpu,
+              !read ? "no work-group function"
+                    : "not loop mode with wide loads and no gathers");
+      test_failures++;
+    }
+    free(read);
+    if (t->vector_bits == 512 &&
+        !mode_says(out, "kernel", "store_float16", "region mode")) {
+      fprintf(stderr, "%s store_float16: not in region mode\n", t->cpu);
+      test_failures++;
     }
     free(out);
   }
