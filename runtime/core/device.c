@@ -214,19 +214,25 @@ static void rt_device_init(void) {
 }
 
 bool rt_opencl_3_1(void) {
-  /* Missing for 3.1: SPIR-V 1.4 (llvm-spirv 15). OpenCL C 3.1
-   * (compiler/options.c; listed and built only while this is true) and
-   * the core clGetKernelSuggestedLocalWorkSize (icd/dispatch.c, always
-   * in its slot) are there. Any thread may read the variable first: all
-   * get the same answer. */
-  static _Atomic int forced = -1;
-  int f = atomic_load_explicit(&forced, memory_order_relaxed);
-  if (f < 0) {
+  /* Everything OpenCL 3.1 requires is there (docs/opencl-3.1.md) except
+   * where the set-up lacks the SPIR-V tools: 3.1 needs the SPIR-V 1.0-1.4
+   * ILs, and without llvm-spirv and spirv-val no IL is reported at all,
+   * so such a device stays 3.0. SKEIN_OPENCL_3_1=0 reports 3.0 anyway
+   * (to compare the two), =1 reports 3.1 even without the tools. Any
+   * thread may read the variable first: all get the same answer. */
+  static _Atomic int state = -1;
+  int s = atomic_load_explicit(&state, memory_order_relaxed);
+  if (s < 0) {
     const char *v = getenv("SKEIN_OPENCL_3_1");
-    f = v && strcmp(v, "1") == 0;
-    atomic_store_explicit(&forced, f, memory_order_relaxed);
+    if (v && strcmp(v, "1") == 0)
+      s = 1;
+    else if (v && strcmp(v, "0") == 0)
+      s = 0;
+    else
+      s = cc_il_available();
+    atomic_store_explicit(&state, s, memory_order_relaxed);
   }
-  return f;
+  return s;
 }
 
 /* Returns the CPU device, gathering its properties on first use (which

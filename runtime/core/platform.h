@@ -43,10 +43,10 @@ cl_platform_id rt_platform(void);
 cl_device_id rt_device(void);
 
 /* True if the platform and device report OpenCL 3.1 (docs/opencl-3.1.md
- * lists what 3.1 requires and what Skein lacks): the one switch every
- * difference between 3.0 and 3.1 asks. False; SKEIN_OPENCL_3_1=1 makes
- * it true, for experiments only (the device then claims a version it
- * does not meet). Read once. */
+ * lists what 3.1 requires and where each is met): the one switch every
+ * difference between 3.0 and 3.1 asks. True where the SPIR-V tools are
+ * installed (3.1 needs the SPIR-V ILs); SKEIN_OPENCL_3_1=0 or =1 forces
+ * 3.0 or 3.1. Read once. */
 bool rt_opencl_3_1(void);
 
 /* The platform's extensions as a space-separated string. */
