@@ -1050,9 +1050,12 @@ static int collective(gen *g) {
   int k = pick(g, 11);
   char *e = expr_str(g, T_UINT, VARY, 3);
   if (k >= 8) {
+    /* The index is drawn before the result is declared: an index that
+     * read the variable its own initialiser declares would read it
+     * uninitialised (undefined, and so a false mismatch between modes). */
+    char *idx = k == 8 ? expr_str(g, T_UINT, GROUP, 2) : NULL;
     var *v = add_var(g, 'v', T_INT, GROUP, 0, 0);
     if (k == 8) {
-      char *idx = expr_str(g, T_UINT, GROUP, 2);
       line(g,
            "int %s = work_group_broadcast((int)(%s), (size_t)((%s) %% "
            "lsz));\n",
