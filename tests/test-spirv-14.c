@@ -42,22 +42,7 @@ static const char *build_log(cl_program p) {
 
 /* The program of tests/spirv/<name>, built (exits on failure). */
 static cl_program build_spv(const char *name) {
-  size_t size;
-  void *il = test_read_file(SKEIN_SPIRV_TEST_DIR, name, &size);
-  if (!il) {
-    fprintf(stderr, "missing %s/%s\n", SKEIN_SPIRV_TEST_DIR, name);
-    exit(1);
-  }
-  cl_int err;
-  cl_program p = clCreateProgramWithIL(env.context, il, size, &err);
-  free(il);
-  REQUIRE_OK(err);
-  err = clBuildProgram(p, 1, &env.device, "", NULL, NULL);
-  if (err != CL_SUCCESS) {
-    fprintf(stderr, "%s: build failed (%d):\n%s\n", name, err, build_log(p));
-    exit(1);
-  }
-  return p;
+  return test_build_spirv_file(&env, SKEIN_SPIRV_TEST_DIR, name);
 }
 
 static cl_kernel kernel(cl_program p, const char *name) {

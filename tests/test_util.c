@@ -187,6 +187,30 @@ int test_extension_listed(test_env *env, const char *name) {
   return listed;
 }
 
+cl_program test_build_spirv_file(test_env *env, const char *dir,
+                                 const char *name) {
+  size_t size;
+  void *il = test_read_file(dir, name, &size);
+  if (!il) {
+    fprintf(stderr, "missing %s/%s\n", dir, name);
+    exit(1);
+  }
+  cl_int err;
+  cl_program p = clCreateProgramWithIL(env->context, il, size, &err);
+  free(il);
+  REQUIRE_OK(err);
+  err = clBuildProgram(p, 1, &env->device, "", NULL, NULL);
+  if (err != CL_SUCCESS) {
+    static char log[16384];
+    log[0] = '\0';
+    clGetProgramBuildInfo(p, env->device, CL_PROGRAM_BUILD_LOG, sizeof log,
+                          log, NULL);
+    fprintf(stderr, "%s: build failed (%d):\n%s\n", name, err, log);
+    exit(1);
+  }
+  return p;
+}
+
 void *test_read_file(const char *dir, const char *name, size_t *size) {
   char path[1024];
   snprintf(path, sizeof path, "%s/%s", dir, name);

@@ -102,6 +102,10 @@ int test_extension_listed(test_env *env, const char *name);
  * NULL if it cannot be read. The SPIR-V tests read the modules that
  * tests/spirv/ made at build time. */
 void *test_read_file(const char *dir, const char *name, size_t *size);
+/* The program of the SPIR-V module dir/name, built for env's device with
+ * no options; exits with the build log on any failure. */
+cl_program test_build_spirv_file(test_env *env, const char *dir,
+                                 const char *name);
 /* How many entries of CL_DEVICE_EXTENSIONS_WITH_VERSION are named name
  * (and have that version, unless version is 0). */
 int test_extension_count(test_env *env, const char *name, cl_version version);
