@@ -27,17 +27,7 @@
  * (terabytes of reservations), so RLIMIT_AS cannot be used, and the
  * allocator's quarantine makes RSS no measure of leaks (LeakSanitizer is
  * the leak check there). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
-#if UNDER_ASAN
+#if TEST_UNDER_ASAN
 #include <sanitizer/lsan_interface.h>
 #endif
 
@@ -460,7 +450,7 @@ static void round_exhausted(test_env *env, cl_program prog, const char *what,
 }
 
 static void part_memory(void) {
-  if (UNDER_ASAN) {
+  if (TEST_UNDER_ASAN) {
     printf("memory: skipped under AddressSanitizer (RLIMIT_AS)\n");
     exit(SKIPPED);
   }
@@ -599,7 +589,7 @@ static void part_threads_nproc(void) {
  * thread's 8 MiB stack does not); the limit is lifted before the first
  * build. */
 static void part_threads_as(void) {
-  if (UNDER_ASAN) {
+  if (TEST_UNDER_ASAN) {
     printf("threads (RLIMIT_AS): skipped under AddressSanitizer\n");
     exit(SKIPPED);
   }
@@ -660,7 +650,7 @@ static void launch_limited(test_env *env, cl_program prog, size_t room) {
  * device starts, and again at the first launch (which retries starting
  * the pool); then, with the limit lifted, the device works. */
 static void part_threads_as_launch(void) {
-  if (UNDER_ASAN) {
+  if (TEST_UNDER_ASAN) {
     printf("threads (RLIMIT_AS): skipped under AddressSanitizer\n");
     exit(SKIPPED);
   }
@@ -797,7 +787,7 @@ static void run_cycles(cycler *c, const cycle_kind *kind) {
   /* Under AddressSanitizer a hundredth of the cycles (at least 10):
    * LeakSanitizer checks what they leave, not the resident set. */
   unsigned total = kind->count * (long_run ? 10 : 1);
-  if (UNDER_ASAN)
+  if (TEST_UNDER_ASAN)
     total = total / 100 > 10 ? total / 100 : 10;
   unsigned warm = total / 10;
   for (unsigned i = 0; i < warm; i++)
@@ -821,7 +811,7 @@ static void run_cycles(cycler *c, const cycle_kind *kind) {
   printf("cycles: %-20s %7u  RSS %+7lld KiB  %6.2f s\n", kind->name,
          total - warm, grew / 1024,
          (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9);
-  if (!UNDER_ASAN && grew > allowed) {
+  if (!TEST_UNDER_ASAN && grew > allowed) {
     fprintf(stderr, "cycles: %s: RSS grew by %lld KiB over %u cycles\n",
             kind->name, grew / 1024, total - warm);
     test_failures++;
@@ -851,7 +841,7 @@ static void part_cycles(void) {
   REQUIRE_OK(clReleaseMemObject(c.buf));
   REQUIRE_OK(clReleaseProgram(c.prog));
   test_teardown(&env);
-#if UNDER_ASAN
+#if TEST_UNDER_ASAN
   /* The child ends with _exit, which skips LeakSanitizer's exit check:
    * run it here, while every object of the cycles is released. */
   if (__lsan_do_recoverable_leak_check()) {

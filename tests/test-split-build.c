@@ -25,29 +25,9 @@ static test_env env;
  * the signal handler leaves TSan believing every later call runs inside
  * it), and the cache child releases its program (a background thread
  * left to the exit handler is joined by no one: a "thread leak"). */
-#if defined(__SANITIZE_THREAD__)
-#define UNDER_TSAN 1
-#elif defined(__has_feature)
-#if __has_feature(thread_sanitizer)
-#define UNDER_TSAN 1
-#endif
-#endif
-#ifndef UNDER_TSAN
-#define UNDER_TSAN 0
-#endif
 /* Under AddressSanitizer no injected crash either: a program whose
  * compile crashed leaks its JIT on purpose (LeakSanitizer would report
  * it, from whichever thread crashed). */
-#if defined(__SANITIZE_ADDRESS__)
-#define UNDER_ASAN 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define UNDER_ASAN 1
-#endif
-#endif
-#ifndef UNDER_ASAN
-#define UNDER_ASAN 0
-#endif
 
 enum { N = 1024, GROUP = 64 };
 
@@ -336,7 +316,7 @@ int main(int argc, char **argv) {
     clReleaseKernel(add);
     clReleaseMemObject(bin);
     /* the program and the process end with kernels not yet compiled */
-    if (UNDER_TSAN || UNDER_ASAN) {
+    if (TEST_UNDER_TSAN || TEST_UNDER_ASAN) {
       clReleaseProgram(p);
       test_teardown(&env);
     }
@@ -375,7 +355,7 @@ int main(int argc, char **argv) {
   CHECK_EQ(priv[0], priv[1]);
   CHECK_EQ(priv[0], priv[2]);
   check_threads();
-  if (!UNDER_TSAN && !UNDER_ASAN)
+  if (!TEST_UNDER_TSAN && !TEST_UNDER_ASAN)
     check_crash();
   test_teardown(&env);
   if (test_failures) {

@@ -12,6 +12,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* 1 in a build with AddressSanitizer (TEST_UNDER_ASAN) or
+ * ThreadSanitizer (TEST_UNDER_TSAN), else 0: GCC defines
+ * __SANITIZE_ADDRESS__/__SANITIZE_THREAD__, Clang answers __has_feature. */
+#if defined(__SANITIZE_ADDRESS__)
+#define TEST_UNDER_ASAN 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define TEST_UNDER_ASAN 1
+#endif
+#endif
+#ifndef TEST_UNDER_ASAN
+#define TEST_UNDER_ASAN 0
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define TEST_UNDER_TSAN 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define TEST_UNDER_TSAN 1
+#endif
+#endif
+#ifndef TEST_UNDER_TSAN
+#define TEST_UNDER_TSAN 0
+#endif
+
 extern int test_failures;
 
 #define CHECK(cond)                                                        \
