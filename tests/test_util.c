@@ -187,6 +187,13 @@ int test_extension_listed(test_env *env, const char *name) {
   return listed;
 }
 
+int test_device_is_3_1(test_env *env) {
+  char version[64] = "";
+  REQUIRE_OK(clGetDeviceInfo(env->device, CL_DEVICE_VERSION, sizeof version,
+                             version, NULL));
+  return strncmp(version, "OpenCL 3.1 ", 11) == 0;
+}
+
 cl_program test_build_spirv_file(test_env *env, const char *dir,
                                  const char *name) {
   size_t size;

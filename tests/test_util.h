@@ -118,6 +118,9 @@ int test_finish(const char *name);
 /* How many entries of CL_DEVICE_OPENCL_C_FEATURES are named name (and
  * have that version, unless version is 0). */
 int test_c_feature_count(test_env *env, const char *name, cl_version version);
+/* Whether env's device reports OpenCL 3.1 (CL_DEVICE_VERSION), where some
+ * 3.0 errors become successes. */
+int test_device_is_3_1(test_env *env);
 /* Whether CL_DEVICE_EXTENSIONS lists name as a whole word (not as the
  * start of a longer name). */
 int test_extension_listed(test_env *env, const char *name);
