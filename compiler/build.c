@@ -436,9 +436,33 @@ static void estimate_private(build *b) {
     b->p->kernels[k].private_mem_size = private_size(b->m, &b->wgs[k]);
 }
 
-/* A new JIT for a program; concurrent: it compiles the modules of a
- * split build on the threads that look their kernels up. */
-static LLVMErrorRef jit_create(LLVMOrcLLJITRef *jit, bool concurrent) {
+/* The JIT's session errors (a relocation out of range, a symbol no
+ * object defines) come to the reporter, not with the lookup's error,
+ * which only says that materialising failed; LLVM's default reporter
+ * prints them on the application's stderr. The first one of a program
+ * is kept, for the build log (jit_error_to_log). */
+static pthread_mutex_t jit_error_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static void report_jit_error(void *ctx, LLVMErrorRef err) {
+  cc_program *p = ctx;
+  char *msg = LLVMGetErrorMessage(err);
+  pthread_mutex_lock(&jit_error_lock);
+  if (!p->jit_error[0])
+    snprintf(p->jit_error, sizeof p->jit_error, "%s", msg);
+  pthread_mutex_unlock(&jit_error_lock);
+  LLVMDisposeErrorMessage(msg);
+}
+
+void cc_jit_error_to_log(cc_program *p, cc_log *log) {
+  pthread_mutex_lock(&jit_error_lock);
+  if (p->jit_error[0])
+    cc_log_printf(log, "error: JIT: %s\n", p->jit_error);
+  pthread_mutex_unlock(&jit_error_lock);
+}
+
+/* A new JIT for program p (p->jit); concurrent: it compiles the modules
+ * of a split build on the threads that look their kernels up. */
+static LLVMErrorRef jit_create(cc_program *p, bool concurrent) {
   LLVMOrcJITTargetMachineBuilderRef jtmb;
   LLVMErrorRef err = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
   if (err)
@@ -450,11 +474,15 @@ static LLVMErrorRef jit_create(LLVMOrcLLJITRef *jit, bool concurrent) {
     LLVMOrcDisposeLLJITBuilder(jb);
     return LLVMCreateStringError("no concurrent JIT");
   }
-  return LLVMOrcCreateLLJIT(jit, jb);
+  err = LLVMOrcCreateLLJIT(&p->jit, jb);
+  if (!err)
+    LLVMOrcExecutionSessionSetErrorReporter(
+        LLVMOrcLLJITGetExecutionSession(p->jit), report_jit_error, p);
+  return err;
 }
 
-LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit) {
-  return jit_create(jit, false);
+LLVMErrorRef cc_jit_create(cc_program *p) {
+  return jit_create(p, false);
 }
 
 /* Frees the object files kept for the disk cache. */
@@ -527,7 +555,7 @@ static cc_status keep_symbols(build *b) {
  * function (this is when machine code is generated). */
 static cc_status jit(build *b) {
   cc_jit_set_debug(b->opts.debug, b->opts.opt_disable);   /* -g: registered with gdb */
-  LLVMErrorRef err = cc_jit_create(&b->p->jit);
+  LLVMErrorRef err = cc_jit_create(b->p);
   if (err)
     return llvm_failed(b, err, "JIT creation");
   stage_done(b, "jit-create");
@@ -550,8 +578,10 @@ static cc_status jit(build *b) {
     char name[strlen(b->p->kernels[k].name) + 16];
     snprintf(name, sizeof(name), "__skein_wg_%s", b->p->kernels[k].name);
     LLVMOrcExecutorAddress addr;
-    if ((err = LLVMOrcLLJITLookup(b->p->jit, &addr, name)))
+    if ((err = LLVMOrcLLJITLookup(b->p->jit, &addr, name))) {
+      cc_jit_error_to_log(b->p, &b->log);
       return llvm_failed(b, err, "JIT");
+    }
     b->p->kernels[k].wg = (skein_wg_fn)(uintptr_t)addr;
   }
   /* The context lives on in the JIT; the log does not. */
@@ -731,6 +761,7 @@ static void lookup_part(void *arg) {
     cc_log_printf(&pt->log, "error: kernel '%s': %s\n",
                   pt->p->kernels[pt->k].name, msg);
     LLVMDisposeErrorMessage(msg);
+    cc_jit_error_to_log(pt->p, &pt->log);
   }
   bool ok = !err && !pt->errors;
   pthread_mutex_unlock(&pt->lz->diag_lock);
@@ -986,7 +1017,7 @@ static cc_status build_parts(build *b, unsigned threads, bool *done) {
   LLVMErrorRef err = NULL;
   if (st == CC_OK) {
     cc_jit_set_debug(false, false);
-    if ((err = jit_create(&b->p->jit, true)))
+    if ((err = jit_create(b->p, true)))
       st = llvm_failed(b, err, "JIT creation");
   }
   if (st == CC_OK) {

@@ -507,6 +507,7 @@ struct cc_program {
   size_t cache_symbols_size;
   struct cc_lazy *lazy;       /* a split build's parts (build.c), NULL for
                                  one whole module */
+  char jit_error[384];        /* the JIT session's first error (build.c) */
 };
 
 /* The SKEIN_DUMP environment variable: true if it names stage (a

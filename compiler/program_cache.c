@@ -938,7 +938,7 @@ static bool load_code(cc_program *p, const unsigned char *const *objs,
                       const size_t *sizes, unsigned num_objs,
                       const char *symbols, size_t symbols_size) {
   cc_llvm_init();
-  LLVMErrorRef err = cc_jit_create(&p->jit);
+  LLVMErrorRef err = cc_jit_create(p);
   const char *names[512];
   unsigned n = 0;
   for (size_t i = 0; !err && i < symbols_size;
@@ -965,7 +965,8 @@ static bool load_code(cc_program *p, const unsigned char *const *objs,
   if (err) {
     char *msg = LLVMGetErrorMessage(err);
     if (trace())
-      fprintf(stderr, "skein: cache: cannot load the code: %s\n", msg);
+      fprintf(stderr, "skein: cache: cannot load the code: %s%s%s\n", msg,
+              p->jit_error[0] ? ": " : "", p->jit_error);
     LLVMDisposeErrorMessage(msg);
     return false;
   }

@@ -71,8 +71,12 @@ void cc_cache_store(const cc_cache_key *key, const cc_program *p,
  * files it read. Per thread (builds run on the caller's thread). */
 extern _Thread_local bool cc_cache_capturing;
 
-/* The JIT every program uses (build.c): a new LLJIT for the host. */
-LLVMErrorRef cc_jit_create(LLVMOrcLLJITRef *jit);
+/* The JIT every program uses (build.c): a new LLJIT for the host, as
+ * p->jit, whose session errors p keeps for its log. */
+LLVMErrorRef cc_jit_create(cc_program *p);
+
+/* Appends p's first JIT session error, if any, to log (build.c). */
+void cc_jit_error_to_log(cc_program *p, cc_log *log);
 
 #ifdef __cplusplus
 }

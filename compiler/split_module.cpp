@@ -160,6 +160,22 @@ extern "C" bool cc_split_module(LLVMModuleRef module,
         unused.push_back(&v);
     for (llvm::GlobalValue *g : unused)
       g->eraseFromParent();
+    // What another part defines may be mapped anywhere: the JIT maps
+    // each part's object where mmap puts it, which in a fragmented
+    // address space is more than 2 GiB away. A dso_local (or hidden)
+    // declaration is reached by a 32-bit PC-relative reference, which
+    // would then fail to link; a default-visibility one goes through a
+    // GOT entry of the part's own object (and JITLink turns that back
+    // into a direct reference where the target is in reach). Calls take
+    // a stub either way. tests/test-split-far.c maps the parts 8 GiB
+    // apart.
+    for (llvm::GlobalValue &g : clone->global_values()) {
+      auto *f = llvm::dyn_cast<llvm::Function>(&g);
+      if (!g.isDeclaration() || (f && f->isIntrinsic()))
+        continue;
+      g.setVisibility(llvm::GlobalValue::DefaultVisibility);
+      g.setDSOLocal(false);
+    }
     // The part's name names its object file (cc_part_of_object).
     std::string id = "skein-part-" + std::to_string(i);
     clone->setModuleIdentifier(id);
