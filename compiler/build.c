@@ -475,10 +475,11 @@ static LLVMErrorRef jit_create(cc_program *p, bool concurrent) {
     return LLVMCreateStringError("no concurrent JIT");
   }
   err = LLVMOrcCreateLLJIT(&p->jit, jb);
-  if (!err)
-    LLVMOrcExecutionSessionSetErrorReporter(
-        LLVMOrcLLJITGetExecutionSession(p->jit), report_jit_error, p);
-  return err;
+  if (err)
+    return err;
+  LLVMOrcExecutionSessionSetErrorReporter(
+      LLVMOrcLLJITGetExecutionSession(p->jit), report_jit_error, p);
+  return cc_math_define_runtime(p->jit);
 }
 
 LLVMErrorRef cc_jit_create(cc_program *p) {

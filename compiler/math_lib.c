@@ -7,6 +7,7 @@
 #include "compiler_internal.h" /* cc_target_features, cc_feature_on */
 
 #include <dlfcn.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -323,5 +324,41 @@ LLVMErrorRef cc_math_define_names(LLVMOrcLLJITRef jit,
   }
   LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(syms, k);
   free(syms);
+  return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), mu);
+}
+
+/* The helpers LLVM's code generator calls by name where the target has
+ * no instruction for an operation: half conversions without F16C
+ * (libgcc's, linked into libskein statically) and fma()/fmaf() without
+ * FMA (libm's). The JIT's own search of the process finds only what
+ * the application's global scope holds, where libgcc's helpers never
+ * are and libm may not be (libskein is loaded RTLD_LOCAL by the ICD
+ * loader): x86-64-v2 builds of half kernels failed to link with
+ * "Symbols not found: [ __extendhfsf2, fmaf, __truncsfhf2 ]". */
+extern float __extendhfsf2(_Float16);
+extern _Float16 __truncsfhf2(float);
+extern _Float16 __truncdfhf2(double);
+
+LLVMErrorRef cc_math_define_runtime(LLVMOrcLLJITRef jit) {
+  static const struct {
+    const char *name;
+    void *addr;
+  } helpers[] = {
+      {"__extendhfsf2", (void *)__extendhfsf2},
+      {"__truncsfhf2", (void *)__truncsfhf2},
+      {"__truncdfhf2", (void *)__truncdfhf2},
+      {"fmaf", (void *)fmaf},
+      {"fma", (void *)fma},
+  };
+  enum { N = sizeof(helpers) / sizeof(helpers[0]) };
+  LLVMOrcCSymbolMapPair syms[N];
+  for (unsigned i = 0; i < N; i++) {
+    syms[i].Name = LLVMOrcLLJITMangleAndIntern(jit, helpers[i].name);
+    syms[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)helpers[i].addr;
+    syms[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                     LLVMJITSymbolGenericFlagsCallable;
+    syms[i].Sym.Flags.TargetFlags = 0;
+  }
+  LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(syms, N);
   return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), mu);
 }

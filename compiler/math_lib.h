@@ -34,6 +34,10 @@ void cc_math_prepare(LLVMModuleRef m);
  * libsleef lacks. */
 LLVMErrorRef cc_math_define_symbols(LLVMOrcLLJITRef jit, LLVMModuleRef m);
 
+/* Defines in jit the helpers LLVM's code generator may call (half
+ * conversions, fma/fmaf) with libskein's own copies. */
+LLVMErrorRef cc_math_define_runtime(LLVMOrcLLJITRef jit);
+
 /* The same for the n Sleef_* function names (a program loaded from the
  * disk cache has no module: program_cache.c kept the names). */
 LLVMErrorRef cc_math_define_names(LLVMOrcLLJITRef jit,

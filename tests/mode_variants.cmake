@@ -48,3 +48,19 @@ foreach(topic ${SKEIN_AVX2_VARIANT_TESTS})
     ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;SKEIN_TARGET_FEATURES=-avx512f"
     TIMEOUT 1800 LABELS "mode-variants;release-only")
 endforeach()
+
+# Code generation for SSE4.2-only CPUs (no AVX, FMA or F16C): half
+# conversions and fma become calls of helpers LLVM's code generator names
+# (__extendhfsf2, __truncsfhf2, fmaf), which the JIT must find
+# (compiler/math_lib.c, cc_math_define_runtime). Before they were
+# defined, every half kernel failed to link for SKEIN_CPU=x86-64-v2.
+set(SKEIN_SSE_VARIANT_TESTS builtins-half kernel-types)
+foreach(topic ${SKEIN_SSE_VARIANT_TESTS})
+  if(NOT TARGET test-${topic})
+    continue()
+  endif()
+  add_test(NAME ${topic}@sse COMMAND test-${topic})
+  set_tests_properties(${topic}@sse PROPERTIES
+    ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;SKEIN_CPU=x86-64-v2"
+    TIMEOUT 1800 LABELS "mode-variants;release-only")
+endforeach()
