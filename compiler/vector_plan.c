@@ -157,6 +157,14 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
    * sampler-less RGBA8 copy lost every <16 x> vector). */
   if (body.ops < LONG_BODY_OPS || body.images)
     return plan;
+  /* Half arithmetic without AVX-512 FP16 is float arithmetic between
+   * F16C conversions (half_lower.c): each operation needs a register
+   * more than its float values for the conversions' results. Without
+   * it, clpeak's half16 on AVX-512 was jammed 16 work-items deep in all
+   * 32 zmm registers and spilled: 40 GFLOPS against 103 with 8 jammed
+   * (the 2-core Zen 5, 2026-11-26). */
+  bool half_in_float = body.half_results * 2 >= body.ops &&
+                       !t->fp16_arith && t->f16c;
   unsigned width_bits = body.lanes * body.bits;
   unsigned chains = 1, regs = 2;
   if (body.lanes > 1) {
@@ -205,6 +213,7 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
       regs = shape.carried * body.bits / t->vector_bits;
       if (regs < 2 * chains)
         regs = 2 * chains;
+      regs += half_in_float;
       /* ... but it does unroll-and-jam the work-item loop around the
        * kernel's own loop (unroll_jam.cpp), which gives the FMA units
        * as many chains: clpeak's double16 on the Xeon had 2 chains. */
