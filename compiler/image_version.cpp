@@ -26,6 +26,7 @@
 // pixel gather whose lanes are all off (the reads outside the guess).
 #include "compiler_internal.h"
 
+#include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
@@ -66,6 +67,38 @@ const uint64_t float_versions[] = {
     key_of(0x10B5 /* CL_RGBA */, 0x10DE /* CL_FLOAT */),
     key_of(0x10B0 /* CL_R */, 0x10DE /* CL_FLOAT */),
 };
+
+// The sampler values a versioned loop is further specialised on, when
+// its reads take their sampler from a kernel argument (uniform for the
+// launch): each class names a filter and the addressing modes it covers
+// (SKEIN_SAMPLER_* of builtins/abi.h; the normalised-coordinates bit
+// stays a run-time value, one select per coordinate). In a class's copy
+// the sampler's filter is a constant and its mode one of the class's, so
+// image.c's addressing folds to that mode's code (a class of two modes
+// keeps a select between them) and the loop vectorises as it does with
+// a kernel-scope sampler. Together the classes cover every sampler
+// clCreateSampler makes; other bits run the original loop.
+struct SamplerClass {
+  uint32_t filter;
+  uint32_t modes[2];
+  unsigned num_modes;
+};
+constexpr uint32_t NEAREST = SKEIN_SAMPLER_FILTER_NEAREST,
+                   LINEAR = SKEIN_SAMPLER_FILTER_LINEAR;
+const SamplerClass sampler_classes[] = {
+    {NEAREST, {SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE}, 1},
+    {LINEAR, {SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE}, 1},
+    {NEAREST, {SKEIN_SAMPLER_ADDRESS_CLAMP, SKEIN_SAMPLER_ADDRESS_NONE}, 2},
+    {LINEAR, {SKEIN_SAMPLER_ADDRESS_CLAMP, SKEIN_SAMPLER_ADDRESS_NONE}, 2},
+    {NEAREST,
+     {SKEIN_SAMPLER_ADDRESS_REPEAT, SKEIN_SAMPLER_ADDRESS_MIRRORED_REPEAT},
+     2},
+    {LINEAR,
+     {SKEIN_SAMPLER_ADDRESS_REPEAT, SKEIN_SAMPLER_ADDRESS_MIRRORED_REPEAT},
+     2},
+};
+constexpr uint32_t SAMPLER_CLASS_BITS =
+    SKEIN_SAMPLER_FILTER_MASK | SKEIN_SAMPLER_ADDRESS_MASK;
 
 bool is_handle(Function *f) {
   // __skein_image_<type>_<ro|wo|rw>: image.c's identity functions.
@@ -188,10 +221,45 @@ MDNode *fresh_loop_id(MDNode *id) {
   return n;
 }
 
+// The root of run-time sampler value `bits` (a kernel argument: an
+// argument of f or a load in its entry block), or null.
+Value *sampler_root(Function &f, Instruction *bits) {
+  Value *r = strip(bits->getOperand(0));
+  auto *ri = dyn_cast<Instruction>(r);
+  bool argument =
+      isa<Argument>(r) ||
+      (ri && ri->getParent() == &f.getEntryBlock() && isa<LoadInst>(ri));
+  return argument && (r->getType()->isPointerTy() ||
+                      r->getType()->isIntegerTy())
+             ? r
+             : nullptr;
+}
+
+// The sampler bits of a copy of sampler class c, in place of run-time
+// bits: the filter the class's, the addressing mode one of the class's
+// (a constant, or a select between two), the other bits as they are.
+// Once InstCombine has seen through the masks image.c applies, every
+// test of the filter and of modes outside the class folds.
+Value *class_bits(IRBuilder<> &b, Value *bits, const SamplerClass &c) {
+  Value *mode = b.getInt32(c.modes[c.num_modes - 1]);
+  Value *m = b.CreateAnd(bits, SKEIN_SAMPLER_ADDRESS_MASK);
+  for (unsigned i = c.num_modes - 1; i-- > 0;)
+    mode = b.CreateSelect(b.CreateICmpEQ(m, b.getInt32(c.modes[i])),
+                          b.getInt32(c.modes[i]), mode);
+  Value *rest = b.CreateAnd(bits, ~SAMPLER_CLASS_BITS);
+  return b.CreateOr(b.CreateOr(rest, b.getInt32(c.filter)), mode,
+                    "sampler.class");
+}
+
 // Versions work-group function f on the common key of its images, when
 // every key call asks for floats and names an image that f's entry block
-// has. Returns the number of copies made.
-unsigned version(Function &f, std::vector<CallInst *> &keys, MDNode *empty) {
+// has; and, where every run-time sampler value of f (samplers) is one
+// kernel argument, on that sampler's class too (sampler_classes). Sets
+// formats to the number of formats and returns the number of copies.
+unsigned version(Function &f, std::vector<CallInst *> &keys,
+                 const std::vector<Instruction *> &samplers, MDNode *empty,
+                 unsigned &formats) {
+  formats = 0;
   BasicBlock &entry = f.getEntryBlock();
   auto *br = dyn_cast<BranchInst>(entry.getTerminator());
   if (!br || br->isConditional())
@@ -212,6 +280,18 @@ unsigned version(Function &f, std::vector<CallInst *> &keys, MDNode *empty) {
   }
   if (roots.empty())
     return 0;
+  // One sampler argument for every run-time sampler value (two samplers,
+  // or one that is not an argument, leave the sampler run-time: one copy
+  // per format, as for a kernel with constant samplers).
+  Value *sampler = nullptr;
+  for (Instruction *bits : samplers) {
+    Value *r = bits->getParent() != &entry ? sampler_root(f, bits) : nullptr;
+    if (!r || (sampler && r != sampler) || !bits->getType()->isIntegerTy(32)) {
+      sampler = nullptr;
+      break;
+    }
+    sampler = r;
+  }
   // The descriptors can be read anywhere in f (LICM then hoists the
   // loads of their fields out of conditional code too).
   LLVMContext &ctx = f.getContext();
@@ -234,37 +314,77 @@ unsigned version(Function &f, std::vector<CallInst *> &keys, MDNode *empty) {
       body.push_back(&bb);
   BasicBlock *start = br->getSuccessor(0);
   IRBuilder<> b(br);
-  // sel: the images' common key, or 0 when they differ.
+  // The case value: the format's index (1..) times 16 plus the sampler
+  // class's (1.., 0 without sampler versions); 0 (the original loop) for
+  // another format, images of different formats or sampler bits of no
+  // class. One switch, one edge to each copy.
   Value *first = load_key(b, roots[0], empty);
   Value *same = b.getTrue();
   for (size_t i = 1; i < roots.size(); i++)
     same = b.CreateAnd(same,
                        b.CreateICmpEQ(load_key(b, roots[i], empty), first));
-  Value *sel = b.CreateSelect(same, first, b.getInt64(0), "image.format");
-  SwitchInst *sw = b.CreateSwitch(sel, start, std::size(float_versions));
+  Value *fmt = b.getInt32(0);
+  for (size_t i = std::size(float_versions); i-- > 0;)
+    fmt = b.CreateSelect(b.CreateICmpEQ(first, b.getInt64(float_versions[i])),
+                         b.getInt32((uint32_t)(i + 1) * 16), fmt);
+  fmt = b.CreateSelect(same, fmt, b.getInt32(0), "image.format");
+  unsigned num_classes = sampler ? std::size(sampler_classes) : 0;
+  Value *sel = fmt;
+  if (sampler) {
+    Value *bits = sampler->getType()->isPointerTy()
+                      ? b.CreatePtrToInt(sampler, b.getInt32Ty())
+                      : b.CreateZExtOrTrunc(sampler, b.getInt32Ty());
+    bits = b.CreateAnd(bits, SAMPLER_CLASS_BITS);
+    Value *cls = b.getInt32(0);
+    for (unsigned i = num_classes; i-- > 0;)
+      for (unsigned j = 0; j < sampler_classes[i].num_modes; j++)
+        cls = b.CreateSelect(
+            b.CreateICmpEQ(bits, b.getInt32(sampler_classes[i].filter |
+                                            sampler_classes[i].modes[j])),
+            b.getInt32(i + 1), cls);
+    // A format without a sampler class runs the original loop too.
+    sel = b.CreateSelect(b.CreateICmpEQ(cls, b.getInt32(0)), b.getInt32(0),
+                         b.CreateOr(fmt, cls), "image.version");
+  }
+  SwitchInst *sw = b.CreateSwitch(
+      sel, start, std::size(float_versions) * std::max(num_classes, 1u));
   br->eraseFromParent();
   unsigned made = 0;
-  for (uint64_t key : float_versions) {
-    ValueToValueMapTy vmap;
-    SmallVector<BasicBlock *, 32> copies;
-    for (BasicBlock *bb : body) {
-      BasicBlock *c = CloneBasicBlock(bb, vmap, ".fmt", &f);
-      vmap[bb] = c;
-      copies.push_back(c);
+  for (size_t fi = 0; fi < std::size(float_versions); fi++)
+    for (unsigned ci = 0; ci < std::max(num_classes, 1u); ci++) {
+      ValueToValueMapTy vmap;
+      SmallVector<BasicBlock *, 32> copies;
+      for (BasicBlock *bb : body) {
+        BasicBlock *c = CloneBasicBlock(bb, vmap, ".fmt", &f);
+        vmap[bb] = c;
+        copies.push_back(c);
+      }
+      remapInstructionsInBlocks(copies, vmap);
+      for (BasicBlock *c : copies)
+        for (Instruction &i : *c)
+          if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
+            i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
+      for (CallInst *k : keys) {
+        auto *copy = cast<CallInst>(vmap[k]);
+        copy->replaceAllUsesWith(b.getInt64(float_versions[fi]));
+        copy->eraseFromParent();
+      }
+      if (sampler)
+        for (Instruction *bits : samplers) {
+          auto *copy = cast<Instruction>(vmap[bits]);
+          SmallVector<Use *, 8> uses;
+          for (Use &u : copy->uses())
+            uses.push_back(&u);
+          IRBuilder<> cb(copy->getNextNode());
+          Value *v = class_bits(cb, copy, sampler_classes[ci]);
+          for (Use *u : uses)
+            u->set(v);
+        }
+      sw->addCase(b.getInt32((uint32_t)(fi + 1) * 16 + (sampler ? ci + 1 : 0)),
+                  cast<BasicBlock>(vmap[start]));
+      made++;
     }
-    remapInstructionsInBlocks(copies, vmap);
-    for (BasicBlock *c : copies)
-      for (Instruction &i : *c)
-        if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
-          i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
-    for (CallInst *k : keys) {
-      auto *copy = cast<CallInst>(vmap[k]);
-      copy->replaceAllUsesWith(b.getInt64(key));
-      copy->eraseFromParent();
-    }
-    sw->addCase(b.getInt64(key), cast<BasicBlock>(vmap[start]));
-    made++;
-  }
+  formats = std::size(float_versions);
   return made;
 }
 
@@ -275,7 +395,10 @@ unsigned version(Function &f, std::vector<CallInst *> &keys, MDNode *empty) {
 // __skein_sampler_bits(s) and __translate_sampler_initializer(bits) are
 // casts (a sampler value is its bits), a handle is its argument, and
 // __skein_image_query(image, constant) a load of the descriptor's field.
-void lower_helpers(Module &m, MDNode *empty) {
+// samplers: each function's run-time sampler values (the bits of a
+// sampler_t that is no constant), which version() may specialise.
+void lower_helpers(Module &m, MDNode *empty,
+                   DenseMap<Function *, std::vector<Instruction *>> &samplers) {
   std::vector<CallInst *> calls;
   for (Function &f : m)
     if (f.getName() == "__skein_sampler_bits" ||
@@ -291,6 +414,8 @@ void lower_helpers(Module &m, MDNode *empty) {
     Value *v = nullptr;
     if (name == "__skein_sampler_bits") {
       v = b.CreatePtrToInt(call->getArgOperand(0), call->getType());
+      if (auto *bits = dyn_cast<Instruction>(v))
+        samplers[call->getFunction()].push_back(bits);
     } else if (name == "__translate_sampler_initializer") {
       v = b.CreateIntToPtr(b.CreateZExt(call->getArgOperand(0),
                                         b.getInt64Ty()),
@@ -392,7 +517,8 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
                            mk);
   if (!key_f && !key_i)
     return;
-  lower_helpers(m, empty);
+  DenseMap<Function *, std::vector<Instruction *>> samplers;
+  lower_helpers(m, empty, samplers);
   for (Function &f : m) {
     if (f.isDeclaration())
       continue;
@@ -403,9 +529,9 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
           keys.push_back(cast<CallInst>(&i));
     if (keys.empty())
       continue;
-    unsigned made = 0;
+    unsigned made = 0, formats = 0;
     if (versions && f.getName().starts_with("__skein_wg_"))
-      made = version(f, keys, empty);
+      made = version(f, keys, samplers.lookup(&f), empty, formats);
     // SKEIN_IMAGE_GUESS=0: no guessed column (every computed pixel
     // address a gather once vectorised), for comparisons.
     const char *guess = getenv("SKEIN_IMAGE_GUESS");
@@ -414,8 +540,13 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
     if (made) {
       scalarize(f);
       if (cc_dump_enabled("modes"))
-        fprintf(stderr, "skein: %s: image accesses versioned on %u formats\n",
-                f.getName().str().c_str(), made);
+        fprintf(stderr, "skein: %s: image accesses versioned on %u formats",
+                f.getName().str().c_str(), formats);
+      if (made > formats && cc_dump_enabled("modes"))
+        fprintf(stderr, " x %u classes of its sampler argument",
+                made / formats);
+      if (cc_dump_enabled("modes"))
+        fputc('\n', stderr);
     }
     for (CallInst *k : keys) {
       IRBuilder<> b(k);

@@ -3,7 +3,10 @@
  * and R of UNORM_INT8 and FLOAT (the versioned formats), one pixel per
  * work-item, reading through kernel-scope samplers (nearest and linear
  * filtering; CLAMP_TO_EDGE, CLAMP, NONE and REPEAT; unnormalised and
- * normalised coordinates) and a sampler argument, at coordinates shifted
+ * normalised coordinates) and sampler arguments (every addressing mode,
+ * filter and normalisation, float and integer coordinates; the loops are
+ * versioned on the argument's class, and with two sampler arguments
+ * not), at coordinates shifted
  * off the pixel centres and past every edge (launches wider and taller
  * than the image, a width that leaves a remainder after 16 lanes). Each
  * output pixel is compared bit for bit with a host model that evaluates
@@ -52,13 +55,31 @@ static const char *source =
     "  write_imagef(out, c, read_imagef(in, s, c + convert_int2((float2)(sx,"
     " sy))));\n"
     "}\n"
-    /* The sampler an argument (not versioned on: every mode's code). */
+    /* The sampler an argument: the loop is versioned on its class. */
     "kernel void arg(read_only image2d_t in, write_only image2d_t out,\n"
     "                float sx, float sy, sampler_t s, int norm) {\n"
     "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
     "  float2 f = convert_float2(c) + 0.5f + (float2)(sx, sy);\n"
     "  if (norm) f /= (float2)(get_image_width(in), get_image_height(in));\n"
     "  write_imagef(out, c, read_imagef(in, s, f));\n"
+    "}\n"
+    /* Integer coordinates through a sampler argument. */
+    "kernel void arg_int(read_only image2d_t in, write_only image2d_t out,\n"
+    "                    float sx, float sy, sampler_t s, int norm) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, c, read_imagef(in, s, c + convert_int2((float2)(sx,"
+    " sy))));\n"
+    "}\n"
+    /* Two sampler arguments (not versioned on the sampler: its bits stay
+     * a run-time value); pick is 0, so s is the one read. */
+    "kernel void arg_two(read_only image2d_t in, write_only image2d_t out,\n"
+    "                    float sx, float sy, sampler_t s, int norm,\n"
+    "                    sampler_t s2, int pick) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 f = convert_float2(c) + 0.5f + (float2)(sx, sy);\n"
+    "  if (norm) f /= (float2)(get_image_width(in), get_image_height(in));\n"
+    "  write_imagef(out, c, pick ? read_imagef(in, s2, f)\n"
+    "                            : read_imagef(in, s, f));\n"
     "}\n";
 
 /* A sampler as the host model sees it. */
@@ -66,21 +87,38 @@ typedef struct sampler {
   const char *kernel; /* NULL: the arg kernel with this sampler */
   bool linear, norm, int_coords;
   cl_addressing_mode mode;
+  const char *arg_kernel; /* with kernel NULL: arg_int, arg_two (or arg) */
 } sampler;
 
+/* Sampler arguments: every addressing mode and filter, normalised and
+ * not (REPEAT and MIRRORED_REPEAT with unnormalised coordinates are
+ * undefined; Skein takes them as normalised, in every path). */
+#define ARGS(mode)                                                         \
+  {NULL, false, false, false, mode, NULL},                                  \
+      {NULL, true, false, false, mode, NULL},                               \
+      {NULL, false, true, false, mode, NULL},                               \
+      {NULL, true, true, false, mode, NULL}
+
 static const sampler samplers[] = {
-    {"lin_edge", true, false, false, CL_ADDRESS_CLAMP_TO_EDGE},
-    {"lin_edge_norm", true, true, false, CL_ADDRESS_CLAMP_TO_EDGE},
-    {"lin_clamp", true, false, false, CL_ADDRESS_CLAMP},
-    {"lin_none", true, false, false, CL_ADDRESS_NONE},
-    {"lin_repeat", true, true, false, CL_ADDRESS_REPEAT},
-    {"near_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE},
-    {"near_clamp", false, false, false, CL_ADDRESS_CLAMP},
-    {"near_repeat", false, true, false, CL_ADDRESS_REPEAT},
-    {"int_edge", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE},
-    {NULL, true, false, false, CL_ADDRESS_CLAMP_TO_EDGE},
-    {NULL, false, false, false, CL_ADDRESS_CLAMP},
-    {NULL, true, true, false, CL_ADDRESS_REPEAT},
+    {"lin_edge", true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
+    {"lin_edge_norm", true, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
+    {"lin_clamp", true, false, false, CL_ADDRESS_CLAMP, NULL},
+    {"lin_none", true, false, false, CL_ADDRESS_NONE, NULL},
+    {"lin_repeat", true, true, false, CL_ADDRESS_REPEAT, NULL},
+    {"near_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
+    {"near_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL},
+    {"near_repeat", false, true, false, CL_ADDRESS_REPEAT, NULL},
+    {"int_edge", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
+    ARGS(CL_ADDRESS_CLAMP_TO_EDGE),
+    ARGS(CL_ADDRESS_CLAMP),
+    ARGS(CL_ADDRESS_NONE),
+    ARGS(CL_ADDRESS_REPEAT),
+    ARGS(CL_ADDRESS_MIRRORED_REPEAT),
+    {NULL, false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, "arg_int"},
+    {NULL, false, false, true, CL_ADDRESS_CLAMP, "arg_int"},
+    {NULL, false, false, true, CL_ADDRESS_NONE, "arg_int"},
+    {NULL, true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_two"},
+    {NULL, false, true, false, CL_ADDRESS_MIRRORED_REPEAT, "arg_two"},
 };
 
 /* The versioned formats. */
@@ -137,6 +175,24 @@ static int64_t clamp_mode(cl_addressing_mode m, int64_t i, int64_t n) {
 static void axis(const sampler *s, float c, int64_t n, int64_t *i0,
                  int64_t *i1, float *a) {
   float nf = (float)n;
+  if (s->mode == CL_ADDRESS_MIRRORED_REPEAT) {
+    float t = 0.5f * c;
+    t = rintf(t);
+    t = 2.0f * t;
+    float u = fabsf(c - t) * nf;
+    if (!s->linear) {
+      *i0 = floor_int(u);
+      if (*i0 > n - 1)
+        *i0 = n - 1;
+      return;
+    }
+    *i0 = floor_int(u - 0.5f);
+    *i1 = *i0 + 1;
+    *i0 = *i0 < 0 ? 0 : *i0;
+    *i1 = *i1 > n - 1 ? n - 1 : *i1;
+    *a = (u - 0.5f) - floorf(u - 0.5f);
+    return;
+  }
   if (s->mode == CL_ADDRESS_REPEAT) {
     float u = (c - floorf(c)) * nf;
     if (!s->linear) {
@@ -171,9 +227,13 @@ static void axis(const sampler *s, float c, int64_t n, int64_t *i0,
 static void model(const format *f, const unsigned char *px, const sampler *s,
                   int x, int y, float sx, float sy, float out[4]) {
   if (s->int_coords) {
+    /* Clamped to the edge, or as they are (the border colour outside). */
     int64_t p[2] = {x + (int)sx, y + (int)sy};
-    texel(f, px, p[0] < 0 ? 0 : p[0] >= W ? W - 1 : p[0],
-          p[1] < 0 ? 0 : p[1] >= H ? H - 1 : p[1], out);
+    if (s->mode == CL_ADDRESS_CLAMP_TO_EDGE) {
+      p[0] = p[0] < 0 ? 0 : p[0] >= W ? W - 1 : p[0];
+      p[1] = p[1] < 0 ? 0 : p[1] >= H ? H - 1 : p[1];
+    }
+    texel(f, px, p[0], p[1], out);
     return;
   }
   float cx = ((float)x + 0.5f) + sx, cy = ((float)y + 0.5f) + sy;
@@ -252,9 +312,12 @@ static void test_filters(const char *what) {
     REQUIRE_OK(err);
     for (size_t si = 0; si < sizeof samplers / sizeof samplers[0]; si++) {
       const sampler *s = &samplers[si];
-      cl_kernel k = clCreateKernel(prog, s->kernel ? s->kernel : "arg", &err);
+      const char *name = s->kernel     ? s->kernel
+                         : s->arg_kernel ? s->arg_kernel
+                                         : "arg";
+      cl_kernel k = clCreateKernel(prog, name, &err);
       REQUIRE_OK(err);
-      cl_sampler smp = NULL;
+      cl_sampler smp = NULL, other = NULL;
       if (!s->kernel) {
         smp = clCreateSampler(env.context, s->norm, s->mode,
                               s->linear ? CL_FILTER_LINEAR
@@ -264,6 +327,15 @@ static void test_filters(const char *what) {
         cl_int norm = s->norm;
         REQUIRE_OK(clSetKernelArg(k, 4, sizeof smp, &smp));
         REQUIRE_OK(clSetKernelArg(k, 5, sizeof norm, &norm));
+      }
+      if (s->arg_kernel && strcmp(s->arg_kernel, "arg_two") == 0) {
+        /* Another sampler beside it, not read (pick 0). */
+        other = clCreateSampler(env.context, CL_TRUE, CL_ADDRESS_REPEAT,
+                                CL_FILTER_LINEAR, &err);
+        REQUIRE_OK(err);
+        cl_int pick = 0;
+        REQUIRE_OK(clSetKernelArg(k, 6, sizeof other, &other));
+        REQUIRE_OK(clSetKernelArg(k, 7, sizeof pick, &pick));
       }
       REQUIRE_OK(clSetKernelArg(k, 0, sizeof in, &in));
       REQUIRE_OK(clSetKernelArg(k, 1, sizeof out, &out));
@@ -289,7 +361,7 @@ static void test_filters(const char *what) {
               fprintf(stderr,
                       "%s: %s (%s, mode %#x%s) %#x/%#x shift (%g, %g) "
                       "pixel (%d, %d) differs from the model\n",
-                      what, s->kernel ? s->kernel : "sampler argument",
+                      what, name,
                       s->linear ? "linear" : "nearest", (unsigned)s->mode,
                       s->norm ? ", normalised" : "", f->order, f->type, sx,
                       sy, x, y);
@@ -298,6 +370,8 @@ static void test_filters(const char *what) {
       }
       if (smp)
         REQUIRE_OK(clReleaseSampler(smp));
+      if (other)
+        REQUIRE_OK(clReleaseSampler(other));
       REQUIRE_OK(clReleaseKernel(k));
     }
     REQUIRE_OK(clReleaseMemObject(in));
