@@ -524,17 +524,29 @@ INLINE int is_srgb(uint32_t order) {
 }
 
 /* An 8-bit unorm code as float, exactly code / 255 as the Conversion
- * Rules say (the float division, correctly rounded). The product with
- * the double reciprocal, rounded to float, equals that quotient for every
- * code 0..255 (checked for all 256 by tests/test-images-kernels.c's
- * exhaustive test), and costs a multiply and two conversions where a
- * division by 255 costs a long-latency vdivps per channel: the main cost
- * of a vectorised RGBA8 read. The float reciprocal alone is not exact
- * (126 codes differ by an ulp), and a fused multiply-add correction is
- * not used because the builtins are generic bitcode that may run on a
- * CPU without FMA, where each fma would be a library call. */
+ * Rules say (the float division, correctly rounded), with 32-bit integer
+ * and float operations only, which vectorise at full width. x = code *
+ * 0x10101 (the code in three bytes: below 2^24, exact as a float) is
+ * code * (2^24 - 1) / 255, so code / 255 = x * 2^-24 + x / (2^24 *
+ * (2^24 - 1)), and that second term is more than half an ulp of x *
+ * 2^-24 and less than one and a half: the quotient rounds to the float
+ * after x, times 2^-24 (a power of two: exact). Code 0 gives 0 (the
+ * float after 0 is a denormal that the product rounds or flushes to 0),
+ * 255 gives 1.0. Checked for all 256 codes by tests/test-images-kernels.c
+ * (the versioned R and RGBA loops and the generic path). The product
+ * with the double reciprocal used before is exact too, but converts each
+ * channel to double and back (half the vector width, three conversions),
+ * which perf found among the main costs of a vectorised RGBA8 read; a
+ * division is a long-latency vdivps per channel, the float reciprocal
+ * alone is an ulp off for 126 codes, and an FMA correction would be a
+ * library call on a CPU without FMA (the builtins are generic bitcode). */
 INLINE float unorm8(uint32_t code) {
-  return (float)((double)code * (1.0 / 255.0));
+  float x = (float)(int32_t)(code * 0x10101u);
+  uint32_t bits;
+  __builtin_memcpy(&bits, &x, 4);
+  bits += 1;
+  __builtin_memcpy(&x, &bits, 4);
+  return x * 0x1p-24f;
 }
 
 /* One stored channel's bits as a float (normalised integer to float as
@@ -715,6 +727,25 @@ INLINE uint4 load_raw(const grid *g, const unsigned char *p) {
     raw.x = w;
   }
   return raw;
+}
+
+/* The bits of pixel p of a raw_format image for a sampled read whose
+ * column is not the guessed one (texel_f): once vectorised, a gather.
+ * x86 gathers 32- and 64-bit elements only, and the loop vectoriser
+ * turned a gather of R UNORM_INT8's bytes into a branch per lane, so
+ * here its byte comes out of the 4-byte-aligned word that holds it.
+ * Such a word never crosses a page, so it is readable wherever its byte
+ * is (at most 3 bytes beside the image are read and dropped); only reads
+ * through a sampler come here, and they are of read_only images, which
+ * nothing writes during the launch. */
+INLINE uint4 load_raw_apart(const grid *g, const int64_t p[3]) {
+  const unsigned char *at = pixel_at(g, p);
+  if (g->key != FORMAT_KEY(CL_R, CL_UNORM_INT8))
+    return load_raw(g, at);
+  uint64_t skew = (uint64_t)(uintptr_t)at & 3;
+  uint32_t w;
+  __builtin_memcpy(&w, __builtin_assume_aligned(at - skew, 4), 4);
+  return (uint4){(w >> (8 * skew)) & 255, 0, 0, 0};
 }
 
 /* The pixel a raw_format image's bits hold, as read_imagef sees it. */
@@ -1021,8 +1052,12 @@ INLINE axis address(uint32_t sampler, float c, int64_t n) {
  * across work-items (see __skein_image_lane_x); p's own address is
  * loaded only where p is in another column. The test is p != column, not
  * an equality that the optimiser could use to rewrite one address into
- * the other. The pixel is converted once, after the loads. */
-INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column) {
+ * the other. The pixel is converted once, after the loads. sampled: a
+ * constant, true where the read has a sampler (of a read_only image) and
+ * guesses, so that p's own pixel may come from the aligned word that
+ * holds it (load_raw_apart). */
+INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column,
+                      int sampled) {
   if (!inside(g, p))
     return (float4){0.0f, 0.0f, 0.0f,
                     border_alpha((uint32_t)g->key) ? 1.0f : 0.0f};
@@ -1034,7 +1069,7 @@ INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column) {
     guessed = load_raw(g, pixel_at(g, q));
   }
   if (p[0] != column)
-    raw = load_raw(g, pixel_at(g, p));
+    raw = sampled ? load_raw_apart(g, p) : load_raw(g, pixel_at(g, p));
   else
     raw = guessed;
   return pixel_of_raw(g, raw);
@@ -1084,7 +1119,8 @@ INLINE float4 corner_f(const grid *g, const axis ax[3], int hx, int hy,
     w *= hy ? ax[1].a : 1.0f - ax[1].a;
   if (g->dims >= 3)
     w *= hz ? ax[2].a : 1.0f - ax[2].a;
-  return sum + w * texel_f(g, p, (int64_t)((uint64_t)g->lane_x + (uint64_t)hx));
+  return sum +
+         w * texel_f(g, p, (int64_t)((uint64_t)g->lane_x + (uint64_t)hx), 1);
 }
 
 /* read_imagef with a sampler and float coordinates. */
@@ -1095,7 +1131,7 @@ ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
   address_all(&g, sampler, coord, ax);
   if ((sampler & SKEIN_SAMPLER_FILTER_MASK) != SKEIN_SAMPLER_FILTER_LINEAR) {
     int64_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
-    return texel_f(&g, p, g.lane_x);
+    return texel_f(&g, p, g.lane_x, 1);
   }
   /* Linear: the weighted sum over the 2, 4 or 8 pixels around the
    * coordinate, corner m (bit k: axis k's upper pixel) in increasing
@@ -1161,7 +1197,7 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
    * guess would only add a load). */
   int clamped = (sampler & SKEIN_SAMPLER_ADDRESS_MASK) ==
                 SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
-  return texel_f(&g, p, clamped ? g.lane_x : INT64_MIN);
+  return texel_f(&g, p, clamped ? g.lane_x : INT64_MIN, clamped);
 }
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,

@@ -1760,7 +1760,8 @@ static void test_pitches(void) {
  * written back from its own value and from the value halfway to the next
  * code (write_imagef must round to nearest even and saturate), in R
  * and RGBA (R and RGBA UNORM_INT8 are versioned formats, whose reads
- * multiply by a double reciprocal: exact only as checked here) and RG
+ * convert with an integer multiply and one float step, exact only as
+ * checked here) and RG
  * (the generic path, the code in every channel). wide: the 16-bit types too (only in
  * the default mode, to keep the test short; the conversion code is the
  * same in every mode). */
