@@ -13,15 +13,22 @@
  * (profiling times); with -r N the whole set runs N rounds and the
  * median over the rounds of each time and of each ratio (taken within
  * its round) is printed: on a loaded machine a ratio within one round
- * is steadier than either time. */
+ * is steadier than either time. Images are 4096 pixels wide and tall
+ * enough to hold 64 MiB (-m MiB; -m 0 gives the 4096 x 2048 of before). */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+/* Images are W pixels wide and at least 2048 rows tall, with enough rows
+ * that each image (and each buffer) holds at least min_mib MiB (-m; 64
+ * by default): so that the copies run from memory, not from a
+ * server's last-level cache (at 4096 x 2048 an 8-bit image was 8 or 32
+ * MiB, and its buffer copy took 0.09-0.47 ms on a 16-core Xeon). */
 #define W 4096
-#define H 2048
+static size_t H = 2048;
+static size_t min_mib = 64;
 
 static const char *source =
     "#define NEAREST (CLK_FILTER_NEAREST | CLK_ADDRESS_CLAMP_TO_EDGE)\n"
@@ -173,6 +180,8 @@ static void run_format(const char *what, cl_channel_order order,
                        cl_channel_type type, size_t pixel,
                        const char *copy_kernel, int box, int rounds) {
   cl_int err;
+  size_t min_rows = (min_mib << 20) / ((size_t)W * pixel);
+  H = min_rows > 2048 ? min_rows : 2048;
   size_t bytes = (size_t)W * H * pixel;
   unsigned char *host = malloc(bytes);
   for (size_t i = 0; i < bytes; i++)
@@ -226,6 +235,9 @@ static void run_format(const char *what, cl_channel_order order,
     printf("%-7s %-15s %8.2f ms %8.2f GB/s  %6.2fx the buffer copy's time\n",
            what, row_names[i], t * 1e3, 2.0 * (double)bytes / t / 1e9,
            median(ratio, rounds));
+    if (i == COPY)
+      printf("%-7s (%d x %zu pixels, %zu MiB per image)\n", what, W, H,
+             bytes >> 20);
   }
   if (box) {
     double ratio[MAX_ROUNDS];
@@ -250,9 +262,12 @@ int main(int argc, char **argv) {
       rounds = atoi(argv[++i]);
     } else if (strcmp(argv[i], "-a") == 0) {
       all = 1;
+    } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
+      min_mib = (size_t)atol(argv[++i]);
     } else {
       fprintf(stderr, "usage: skein-bench-images [-r rounds (1-%d)] [-a: R "
-                      "formats too]\n", MAX_ROUNDS);
+                      "formats too] [-m MiB: the least size of an image, "
+                      "64 by default; 0: 4096 x 2048 pixels]\n", MAX_ROUNDS);
       return 2;
     }
   }
@@ -268,8 +283,9 @@ int main(int argc, char **argv) {
   clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof name, name, NULL);
   cl_bool images = CL_FALSE;
   clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
-  printf("platform: %s, %d x %d pixels, work-groups of 64 x 4, %d round%s "
-         "(medians)\n", name, W, H, rounds, rounds > 1 ? "s" : "");
+  printf("platform: %s, images of %d x 2048 pixels or more (at least %zu "
+         "MiB), work-groups of 64 x 4, %d round%s (medians)\n", name, W,
+         min_mib, rounds, rounds > 1 ? "s" : "");
   if (!images) {
     printf("the device has no image support\n");
     return 1;
