@@ -17,10 +17,9 @@
 // sub-group of a group, a launch whose sub-group size differs from the
 // compile-time one, as with intel_reqd_sub_group_size) is computed in
 // lane order from the identity, as the library does. A work-group step
-// calls the library's collective as the group's last work-item
-// (builtins/collectives.c): it deposits the same value again, computes
-// every member's result and goes on through the launch copy's barrier
-// hook that does nothing (region_driver.cpp). The non-uniform
+// is in registers too, a vector of the target's width at a time
+// (work_group_in_registers); the result of a reduction, all or any goes
+// to slot n. The non-uniform
 // reductions, scans, all and any are the uniform ones here: region mode
 // takes them only where every work-item reaches them.
 //
@@ -34,6 +33,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/Module.h>
 #include <llvm/ADT/StringSwitch.h>
+
+#include <algorithm>
 
 using namespace llvm;
 
@@ -256,22 +257,6 @@ static Value *sub_group_in_registers(IRBuilder<> &b, const GroupStep &s,
   return v;
 }
 
-// Calls the library's work-group collective as the group's last
-// work-item (its local ids into the group; its deposited value, slot
-// n - 1, as the argument).
-static void call_library_as_last(IRBuilder<> &b, Cutter &c,
-                                 const GroupStep &s, Value *group,
-                                 Value *ls[3], Value *slots, Value *n) {
-  for (unsigned d = 0; d < 3; d++)
-    b.CreateStore(b.CreateSub(ls[d], b.getInt64(1)),
-                  group_field(b, c.group_ty, group, G_LOCAL_ID, (int)d));
-  Value *own = b.CreateLoad(
-      b.getInt64Ty(),
-      b.CreateInBoundsGEP(b.getInt64Ty(), slots,
-                          b.CreateSub(n, b.getInt64(1))));
-  b.CreateCall(s.library, {group, from_slot(b, own, s.type)});
-}
-
 // A counted loop at b: body(i) for i = from, from + step, ... below to;
 // leaves b after the loop.
 template <typename Body>
@@ -333,13 +318,119 @@ static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
   });
 }
 
+// A predicate's value as 0 or 1 (all, any, logical_*), else v.
+static Value *as_operand(IRBuilder<> &b, const GroupStep &s, Value *v) {
+  if (!s.logical)
+    return v;
+  return b.CreateZExt(b.CreateICmpNE(v, Constant::getNullValue(v->getType())),
+                      v->getType());
+}
+
+// A work-group reduction, scan, all or any over the n deposited slots,
+// computed after the deposit's loop in vectors of the target's width,
+// where the library's left fold (builtins/collectives.c, called as the
+// last work-item) ran one slot at a time: a float sum of 256 slots was
+// one dependent chain of 256 additions, as long as the whole copy of the
+// group's data. A scan runs the sub-groups' ladder on each vector and adds
+// the running total of the vectors before it; a reduction adds the vectors
+// lane by lane and runs the butterfly once at the end. The slots past
+// the last whole vector are folded in order. Any order is allowed for
+// floating point (OpenCL C 3.0, 6.15.19); the identity is applied first,
+// as in the library's fold.
+static void work_group_in_registers(IRBuilder<> &b, const GroupStep &s,
+                                    Type *slot, Value *slots, Value *n) {
+  // As many values as fill a register (the slots are wider than 32-bit
+  // values: two loads and a narrowing each).
+  unsigned lanes = std::max(2u, cc_target_get()->vector_bits /
+                                    s.type->getScalarSizeInBits());
+  Value *lanes_v = b.getInt64(lanes);
+  Value *whole = b.CreateMul(b.CreateUDiv(n, lanes_v), lanes_v, "whole");
+  auto *vec_ty = FixedVectorType::get(slot, lanes);
+  Align align(slot->getScalarSizeInBits() / 8);
+  Constant *id = identity(s);
+  Function *f = b.GetInsertBlock()->getParent();
+  IRBuilder<> eb(&f->getEntryBlock(), f->getEntryBlock().begin());
+  // The running total (a scan's, then the tail's) in a variable that
+  // SROA turns into registers.
+  AllocaInst *acc = eb.CreateAlloca(s.type, nullptr, "wg.acc");
+  b.CreateStore(id, acc);
+  bool scan = s.kind == GroupStep::SCAN_INCLUSIVE ||
+              s.kind == GroupStep::SCAN_EXCLUSIVE;
+  // A vector accumulator: a scan's running total in every lane, a
+  // reduction's lane-wise partial results.
+  AllocaInst *vacc = eb.CreateAlloca(vec_ty->getWithNewType(s.type),
+                                     nullptr, "wg.vacc");
+  b.CreateStore(ConstantVector::getSplat(ElementCount::getFixed(lanes), id),
+                vacc);
+  if (scan) {
+    GroupStep ladder = s;
+    ladder.kind = GroupStep::SCAN_INCLUSIVE;
+    ladder.cluster = 0;
+    std::vector<int> last(lanes, (int)lanes - 1);
+    emit_for(b, b.getInt64(0), whole, lanes_v, [&](Value *first) {
+      Value *at = b.CreateInBoundsGEP(slot, slots, first);
+      Value *v = from_slot(b, b.CreateAlignedLoad(vec_ty, at, align), s.type);
+      // The ladder does not wait for the vectors before; the running
+      // total stays a vector (its last lane broadcast), since a round
+      // trip through a scalar register made the carry the longest chain
+      // (AVX2 code's int scan ran at half the library's speed with it).
+      Value *before = b.CreateLoad(vacc->getAllocatedType(), vacc);
+      Value *incl =
+          apply(b, s, before, sub_group_in_registers(b, ladder, v, lanes));
+      Value *r = incl;
+      if (s.kind == GroupStep::SCAN_EXCLUSIVE) {
+        std::vector<int> mask(lanes);
+        for (unsigned i = 0; i < lanes; i++)
+          mask[i] = i >= 1 ? (int)(i - 1) : (int)lanes;
+        r = b.CreateShuffleVector(incl, before, mask);
+      }
+      b.CreateAlignedStore(to_slot(b, r, slot), at, align);
+      b.CreateStore(b.CreateShuffleVector(incl, incl, last), vacc);
+    });
+    b.CreateStore(b.CreateExtractElement(
+                      b.CreateLoad(vacc->getAllocatedType(), vacc),
+                      (uint64_t)0),
+                  acc);
+  } else {
+    emit_for(b, b.getInt64(0), whole, lanes_v, [&](Value *first) {
+      Value *at = b.CreateInBoundsGEP(slot, slots, first);
+      Value *v = from_slot(b, b.CreateAlignedLoad(vec_ty, at, align), s.type);
+      b.CreateStore(apply(b, s, b.CreateLoad(vacc->getAllocatedType(), vacc),
+                          as_operand(b, s, v)),
+                    vacc);
+    });
+    GroupStep butterfly = s;
+    butterfly.cluster = 0;
+    Value *all = sub_group_in_registers(
+        b, butterfly, b.CreateLoad(vacc->getAllocatedType(), vacc), lanes);
+    b.CreateStore(b.CreateExtractElement(all, (uint64_t)0), acc);
+  }
+  // The slots past the whole vectors, in order.
+  emit_for(b, whole, n, b.getInt64(1), [&](Value *k) {
+    Value *at = b.CreateInBoundsGEP(slot, slots, k);
+    Value *x = as_operand(b, s, from_slot(b, b.CreateLoad(slot, at), s.type));
+    Value *before = b.CreateLoad(s.type, acc);
+    Value *after = apply(b, s, before, x);
+    b.CreateStore(after, acc);
+    if (scan)
+      b.CreateStore(to_slot(b,
+                            s.kind == GroupStep::SCAN_INCLUSIVE ? after
+                                                                : before,
+                            slot),
+                    at);
+  });
+  if (!scan)   // the group-wide result, in slot n
+    b.CreateStore(to_slot(b, b.CreateLoad(s.type, acc), slot),
+                  b.CreateInBoundsGEP(slot, slots, n));
+}
+
 void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
-                     Value *group, Value *ls[3], Value *n) {
+                     Value *group, Value *n) {
   Value *slots = b.CreateLoad(
       b.getPtrTy(), group_field(b, c.group_ty, group, G_COLLECTIVE), "slots");
   Value *one = b.getInt64(1);
   if (!s.sub_group) {
-    call_library_as_last(b, c, s, group, ls, slots, n);
+    work_group_in_registers(b, s, b.getInt64Ty(), slots, n);
     return;
   }
   Type *slot = sub_slot_type(b.getContext(), s.type);

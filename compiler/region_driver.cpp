@@ -377,7 +377,7 @@ bool build_driver(Cutter &c, Function *rwg,
     }
     auto step = c.group_steps.find(c.regions[r].start);
     if (step != c.group_steps.end())
-      emit_group_step(b, c, step->second, group, ls, n);
+      emit_group_step(b, c, step->second, group, n);
     state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
                        b.GetInsertBlock());
     b.CreateBr(head);

@@ -31,8 +31,7 @@ enum Exchange { NONE, BROADCAST, BROADCAST_FIRST, SHUFFLE, SHUFFLE_XOR,
 // A reduction, scan, all or any that region mode computes between two
 // work-item loops (region_collective.cpp).
 struct GroupStep {
-  Function *library;   // the __skein_ctx_ collective, for what registers
-                       // do not cover
+  Function *library;   // the __skein_ctx_ collective (fiber mode's)
   Type *type;          // of the value (and the result)
   bool sub_group, is_signed;
   bool logical;        // operands are predicates (all, any, logical_*)
@@ -166,7 +165,7 @@ Exchange parse_exchange(StringRef name);
 void read_exchange(Cutter &c, Sync &s, BasicBlock *after);
 Value *from_slot(IRBuilder<> &b, Value *slot, Type *t);
 void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
-                     Value *group, Value *ls[3], Value *n);
+                     Value *group, Value *n);
 
 // Replaces the placeholder call of c.F in rwg by the loops that run the
 // region functions fns (region r is fns[r]) and inlines them
