@@ -91,8 +91,11 @@ bool cc_global_used_in(LLVMValueRef gv, LLVMValueRef fn);
 char *cc_demangle(const char *name);
 
 /* Gives the loop whose latch branch is br a loop ID asking the vectoriser
- * to interleave count times. */
-void cc_set_loop_interleave(LLVMValueRef br, unsigned count, unsigned width);
+ * to interleave count times (and to use width lanes, if above 1); force:
+ * asks for vectorisation itself, which also lets LLVM make the run-time
+ * checks of up to 128 (not 16) assumptions on the loop's index arithmetic. */
+void cc_set_loop_interleave(LLVMValueRef br, unsigned count, unsigned width,
+                            bool force);
 
 /* The metadata node named kind attached to function fn, as a value, or
  * NULL (kernel_info.c). */
@@ -167,6 +170,8 @@ typedef struct cc_vector_plan {
                           * use; 0: its cost model chooses */
   unsigned jam;          /* work-items whose inner loops run fused
                           * (unroll-and-jam of the work-item loop); 1: none */
+  bool force;            /* the work-item loop must be vectorised (a split
+                          * short body: cc_set_loop_interleave) */
 } cc_vector_plan;
 
 /* Measures fn (a loop-mode work-item body, latch its loop's back edge;
@@ -193,7 +198,10 @@ typedef struct cc_vector_shape_t {
                               * carry (phis): registers after a split */
   bool inner_vector_memory;  /* a loop inside the work-item loop loads or
                               * stores vectors (split, each would become a
-                              * gather or scatter) */
+                              * gather or scatter); loops LLVM unrolls whole
+                              * (unrolled_whole.h) do not count */
+  unsigned unrolled_vector_lanes; /* the most lanes of a vector that such
+                              * an unrolled loop loads or stores; 0: none */
 } cc_vector_shape_t;
 
 /* Promotes fn's private variables to registers and measures its shape

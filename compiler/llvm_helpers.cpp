@@ -4,8 +4,12 @@
 // function, attaching a loop ID with interleave hints, scalarising one
 // function's vector arithmetic, and demangling names for the build log.
 #include "compiler_internal.h"
+#include "unrolled_whole.h"
 
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
@@ -54,7 +58,7 @@ extern "C" void cc_replace_global_in_function(LLVMValueRef gv,
 }
 
 extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count,
-                                       unsigned width) {
+                                       unsigned width, bool force) {
   auto *inst = llvm::cast<llvm::Instruction>(llvm::unwrap(br));
   llvm::LLVMContext &ctx = inst->getContext();
   auto *i32 = llvm::Type::getInt32Ty(ctx);
@@ -69,6 +73,15 @@ extern "C" void cc_set_loop_interleave(LLVMValueRef br, unsigned count,
     ops.push_back(llvm::MDNode::get(ctx, hint));
   if (width > 1)
     ops.push_back(llvm::MDNode::get(ctx, vf));
+  // Asked for, the loop vectoriser allows 128 assumptions of the index
+  // arithmetic's run-time checks instead of 16 (its
+  // pragma-vectorize-scev-check-threshold): a split float2 read through
+  // an int index needed 32, one per lane's load.
+  llvm::Metadata *enable[] = {
+      llvm::MDString::get(ctx, "llvm.loop.vectorize.enable"),
+      llvm::ConstantAsMetadata::get(llvm::ConstantInt::getTrue(ctx))};
+  if (force)
+    ops.push_back(llvm::MDNode::get(ctx, enable));
   llvm::MDNode *id = llvm::MDNode::getDistinct(ctx, ops);
   id->replaceOperandWith(0, id);
   inst->setMetadata(llvm::LLVMContext::MD_loop, id);
@@ -168,23 +181,36 @@ static unsigned vector_phi_elements(llvm::Function &func) {
   return elements;
 }
 
-// True if a loop inside the loop of latch moves vectors to or from
-// memory: split into lanes, each access would become a gather or a
-// scatter across work-items, which costs a memory-bound loop (a
-// float16 read loop) ten times its speed.
+// Whether a loop inside the loop of latch moves vectors to or from
+// memory (shape->inner_vector_memory): split into lanes, each access
+// would become a gather or a scatter across work-items, which costs a
+// memory-bound loop (a float16 read loop) ten times its speed.
 // latch NULL: any loop of func (region mode's body, where the kernel's
-// own loops become loops around the work-item loops).
-static bool inner_loops_access_vectors(llvm::Function &func,
-                                       llvm::BasicBlock *latch) {
+// own loops become loops around the work-item loops). A loop LLVM
+// unrolls whole is straight-line code in the work-item loop by the time
+// the loop vectoriser runs, where the split lanes of consecutive
+// work-items' vectors are interleaved accesses, not gathers: only the
+// widest of its vectors is recorded (shape->unrolled_vector_lanes).
+static void inner_loops_access_vectors(llvm::Function &func,
+                                       llvm::BasicBlock *latch,
+                                       cc_vector_shape_t *shape) {
+  shape->inner_vector_memory = false;
+  shape->unrolled_vector_lanes = 0;
   llvm::DominatorTree dt(func);
   llvm::LoopInfo li(dt);
   llvm::Loop *outer = latch ? li.getLoopFor(latch) : nullptr;
   if (latch && !outer)
-    return false;
+    return;
+  llvm::TargetLibraryInfoImpl tlii(
+      llvm::Triple(func.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(tlii);
+  llvm::AssumptionCache ac(func);
+  llvm::ScalarEvolution se(func, tli, ac, dt, li);
   auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
   for (llvm::Loop *inner : loops) {
     if (inner == outer)
       continue;
+    bool unrolled = skein_loops::unrolled_whole(inner, se);
     for (llvm::BasicBlock *bb : inner->blocks())
       for (llvm::Instruction &i : *bb) {
         llvm::Type *t = nullptr;
@@ -192,11 +218,15 @@ static bool inner_loops_access_vectors(llvm::Function &func,
           t = ld->getType();
         else if (auto *st = llvm::dyn_cast<llvm::StoreInst>(&i))
           t = st->getValueOperand()->getType();
-        if (t && t->isVectorTy())
-          return true;
+        auto *vt = llvm::dyn_cast_or_null<llvm::FixedVectorType>(t);
+        if (!vt)
+          continue;
+        if (!unrolled)
+          shape->inner_vector_memory = true;
+        else if (vt->getNumElements() > shape->unrolled_vector_lanes)
+          shape->unrolled_vector_lanes = vt->getNumElements();
       }
   }
-  return false;
 }
 
 extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
@@ -209,8 +239,7 @@ extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
   // only SSA values, and the phis say how many chains the loops carry.
   llvm::SROAPass(llvm::SROAOptions::PreserveCFG).run(func, passes.fam);
   shape->carried = vector_phi_elements(func);
-  shape->inner_vector_memory =
-      inner_loops_access_vectors(func, br ? br->getParent() : nullptr);
+  inner_loops_access_vectors(func, br ? br->getParent() : nullptr, shape);
 }
 
 extern "C" void cc_scalarize_function(LLVMValueRef fn) {

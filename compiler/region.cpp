@@ -20,6 +20,7 @@
 // runs the clones as a state machine of z/y/x loops (see build_driver).
 #include "region_internal.h"
 #include "group_records.h"
+#include "unrolled_whole.h"
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
@@ -230,30 +231,27 @@ static Function *barrier_decl(Module *m) {
       m->getOrInsertFunction("__skein_ctx__Z7barrierj", ty).getCallee());
 }
 
-// Instructions times trips (header runs) of a loop up to which it is not
-// cut: LLVM's full unrolling (O3's threshold is 300 units of cost, and
-// the work-item queries, casts and address arithmetic here cost nothing
-// once inlined and folded) makes such a loop
+// A loop LLVM unrolls whole (unrolled_whole.h) is not cut: it becomes
 // straight-line code, and the work-item loop around it innermost, before
 // the loop vectoriser runs. Cut instead, its few operations per trip sat
 // between a load and a store of the work-item's context, and a pointer
 // read back from the context could not be seen to step with the work-item
 // any more: clpeak's global reads (a loop of 4 trips of 4 loads) became
 // gathers, 15 GB/s for float against 44 for float16 on the 2-core Zen 5.
-enum { UNROLLED_WHOLE_COST = 256 };
-
-// Whether l is an innermost loop of a constant trip count that LLVM
-// unrolls whole (see UNROLLED_WHOLE_COST).
-static bool unrolled_whole(Loop *l, ScalarEvolution &se) {
-  if (!l->isInnermost())
-    return false;
-  unsigned trips = se.getSmallConstantTripCount(l);
-  if (trips == 0)
-    return false;
-  unsigned size = 0;
-  for (BasicBlock *bb : l->blocks())
-    size += (unsigned)bb->sizeWithoutDebug();
-  return (uint64_t)trips * size <= UNROLLED_WHOLE_COST;
+// The loops are measured before the vector plan splits the body into
+// lanes (cc_region_finish): split, a float4 loop has four times the
+// instructions, and clpeak's float4 read was cut into regions whose loads
+// became gathers, though LLVM still unrolls it whole.
+static void find_unrolled_whole(Cutter &c) {
+  DominatorTree dt(*c.F);
+  LoopInfo li(dt);
+  TargetLibraryInfoImpl tlii(Triple(c.F->getParent()->getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
+  AssumptionCache ac(*c.F);
+  ScalarEvolution se(*c.F, tli, ac, dt, li);
+  for (Loop *l : li.getLoopsInPreorder())
+    if (skein_loops::unrolled_whole(l, se))
+      c.unrolled_whole.insert(l->getHeader());
 }
 
 // Whether f has exactly one outermost loop, the one loop mode's
@@ -291,13 +289,9 @@ static bool cut_loops(Cutter &c) {
   divergently_executed(c, some);
   DominatorTree dt(*c.F);
   LoopInfo li(dt);
-  TargetLibraryInfoImpl tlii(Triple(c.F->getParent()->getTargetTriple()));
-  TargetLibraryInfo tli(tlii);
-  AssumptionCache ac(*c.F);
-  ScalarEvolution se(*c.F, tli, ac, dt, li);
   std::vector<BasicBlock *> headers;
   for (Loop *l : li.getLoopsInPreorder()) {
-    if (unrolled_whole(l, se))
+    if (c.unrolled_whole.count(l->getHeader()))
       continue;
     bool uniform = !some.count(l->getHeader());
     SmallVector<BasicBlock *, 4> exiting;
@@ -1110,6 +1104,8 @@ extern "C" void cc_region_finish(LLVMModuleRef m, cc_wg *wg,
   // the context memory at every trip. SKEIN_KEPT_REGIONS=1 cuts them
   // anyway, to measure the choice.
   bool jam_in_loop_mode = false;
+  if (c.loop_regions)
+    find_unrolled_whole(c);
   if (c.loop_regions && cc_vectorize_wanted()) {
     cc_vector_plan plan = cc_plan_vectors(wrap(c.F), nullptr, name);
     c.interleave = plan.interleave;

@@ -97,6 +97,8 @@ struct Cutter {
   // vectorise (build_driver).
   bool loop_regions = false;
   Function *loop_fn = nullptr;
+  // The headers of its loops that LLVM unrolls whole (not cut).
+  DenseSet<BasicBlock *> unrolled_whole;
   unsigned interleave = 4;   // chains for long floating-point regions
   unsigned width = 0;        // work-items per vector (0: LLVM chooses)
   unsigned unroll = 1;       // work-items per trip of a kept vector body

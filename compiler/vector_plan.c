@@ -23,6 +23,16 @@
  * interleaves small loops itself. */
 enum { LONG_BODY_OPS = 16 };
 
+/* Split, a vector that consecutive work-items load side by side is an
+ * interleaved group of as many loads as it has lanes, which the loop
+ * vectoriser turns into wide loads and shuffles. Up to 4 lanes that is
+ * what it does (clpeak's float2 and float4 reads: <32 x float> and
+ * <64 x float> loads for 16 work-items on AVX-512); with 8, clpeak's
+ * float8 read was left unvectorised and its float16 read lost its wide
+ * loads (the optimised IR, znver5 and haswell, 2026-11-26), so wider
+ * vectors in memory stay whole. */
+enum { MAX_INTERLEAVED_LANES = 4 };
+
 /* Work-items one trip of an interleaved vector loop may take: a common
  * group size, and region mode's largest strip (region_driver.cpp). */
 enum { MAX_LOOP_ITEMS = 256 };
@@ -149,13 +159,21 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
                                const char *name) {
   const cc_target *t = cc_target_get();
   body_profile body = profile_body(fn);
-  cc_vector_plan plan = {false, 1, body.ops, 0, 1};
+  cc_vector_plan plan = {false, 1, body.ops, 0, 1, false};
   /* Image kernels belong to the image pass (image_version.cpp), which
    * versions the loop on the images' formats and splits each version's
    * pixels itself, keeping pixel loads and stores whole; split here
    * first, the loop vectoriser no longer widened them at all (the
    * sampler-less RGBA8 copy lost every <16 x> vector). */
-  if (body.ops < LONG_BODY_OPS || body.images)
+  if (body.images)
+    return plan;
+  /* A short body of vector values is not left to the cost model: the
+   * loop vectoriser widens no loop of vector-typed values, so kept, its
+   * work-item loop runs one work-item at a time (clpeak's float2 and
+   * float4 reads: 16 loads of one float2 per trip). Split, its lanes
+   * are widened like a scalar body's; nothing more is asked of it. */
+  bool short_body = body.ops < LONG_BODY_OPS;
+  if (short_body && body.lanes == 1)
     return plan;
   /* Half arithmetic without AVX-512 FP16 is float arithmetic between
    * F16C conversions (half_lower.c): each operation needs a register
@@ -179,7 +197,11 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
      * double16 ran at 230 GFLOPS split and 363 kept on the 16-core Xeon
      * (docs/performance.md). */
     int force = forced("SKEIN_VECTOR_SPLIT");
+    /* Vectors loaded or stored in a loop LLVM unrolls whole become,
+     * split, interleaved groups of as many members as they have lanes
+     * (MAX_INTERLEAVED_LANES). */
     bool legal = shape.carried > 0 && !shape.inner_vector_memory &&
+                 shape.unrolled_vector_lanes <= MAX_INTERLEAVED_LANES &&
                  !getenv("SKEIN_NO_SCALARIZE");
     /* A vector exactly as wide as a register wastes no lanes kept.
      * Split, its carried lanes may take every register (clpeak's float16
@@ -200,6 +222,15 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
                     : width_bits == t->vector_bits &&
                           (shape.carried < t->vector_regs || !jam_room);
     plan.split = legal && (force >= 0 ? force != 0 : fits);
+    if (short_body) {
+      if (plan.split)
+        cc_scalarize_function(fn);
+      plan.force = plan.split;
+      if (cc_dump_enabled("modes"))
+        fprintf(stderr, "skein: %s: vectors %s (short body)\n", name,
+                plan.split ? "split into lanes" : "kept");
+      return plan;
+    }
     if (plan.split) {
       cc_scalarize_function(fn);
       chains = body.lanes;

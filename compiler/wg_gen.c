@@ -572,8 +572,9 @@ static void hint_interleave(cc_wg *wg) {
   size_t len;
   cc_vector_plan plan = cc_plan_vectors(wg->body, wg->x_latch,
                                         LLVMGetValueName2(wg->fn, &len));
-  if (plan.interleave > 1 || plan.width > 1)
-    cc_set_loop_interleave(wg->x_latch, plan.interleave, plan.width);
+  if (plan.interleave > 1 || plan.width > 1 || plan.force)
+    cc_set_loop_interleave(wg->x_latch, plan.interleave, plan.width,
+                           plan.force);
   if (plan.jam > 1)
     cc_set_loop_unroll_and_jam(wg->x_latch, plan.jam);
 }
