@@ -12,6 +12,9 @@
 #include <llvm/IR/Module.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <cstdlib>
 
 using namespace llvm;
 
@@ -187,57 +190,261 @@ static void set_loop_id(Instruction *latch, MDNode *group,
     set_loop_properties(latch, props);
 }
 
-// Emits z, y, x do-while loops at b calling region function fn for each
-// work-item whose x id is in [x0, x_end) (all of them, or a strip's: see
-// build_driver), in increasing linear id order (which the collectives
-// need); leaves b after the loops and returns the x loop's latch branch.
-static Instruction *emit_loops(IRBuilder<> &b, Function *fn, Value *ls[3],
-                               Value *n, Value *x0, Value *x_end,
-                               ArrayRef<Value *> fixed,
-                               std::vector<CallInst *> &calls) {
+// One x range of a region's work-item loops: region function fn runs
+// for the work-items whose x id is in [from, to) (see split_at_guard).
+struct XPart {
+  Function *fn;
+  Value *from, *to;
+};
+
+// Emits z, y, x loops at b calling each part's region function for its
+// work-items' x ids (all of them, or a strip's: see build_driver), in
+// increasing linear id order (which the collectives need); leaves b
+// after the loops and returns each part's x loop latch branch. One part
+// is a do-while loop over a range known not to be empty; with two, each
+// x loop is skipped where its range is.
+static std::vector<Instruction *>
+emit_loops(IRBuilder<> &b, ArrayRef<XPart> parts, Value *ls[3], Value *n,
+           ArrayRef<Value *> fixed, std::vector<CallInst *> &calls) {
   Function *wg = b.GetInsertBlock()->getParent();
   LLVMContext &ctx = wg->getContext();
   BasicBlock *pre = b.GetInsertBlock();
   BasicBlock *head[3], *latch[3];
-  for (int d = 2; d >= 0; d--)
+  for (int d = 2; d >= 1; d--)
     head[d] = BasicBlock::Create(ctx, "r.head", wg);
-  for (int d = 0; d < 3; d++)
-    latch[d] = d == 0 ? head[0] : BasicBlock::Create(ctx, "r.latch", wg);
+  for (int d = 1; d < 3; d++)
+    latch[d] = BasicBlock::Create(ctx, "r.latch", wg);
   BasicBlock *exit = BasicBlock::Create(ctx, "r.exit", wg);
   b.CreateBr(head[2]);
   PHINode *id[3];
-  for (int d = 2; d >= 0; d--) {
+  for (int d = 2; d >= 1; d--) {
     b.SetInsertPoint(head[d]);
     id[d] = b.CreatePHI(b.getInt64Ty(), 2);
-    id[d]->addIncoming(d == 0 ? x0 : b.getInt64(0),
-                       d == 2 ? pre : head[d + 1]);
-    if (d > 0)
+    id[d]->addIncoming(b.getInt64(0), d == 2 ? pre : head[d + 1]);
+    if (d > 1)
       b.CreateBr(head[d - 1]);
   }
-  Value *lid = b.CreateAdd(
-      b.CreateMul(b.CreateAdd(b.CreateMul(id[2], ls[1]), id[1]), ls[0]),
-      id[0], "lid");
-  std::vector<Value *> args(fixed.begin(), fixed.end());
-  args[RP_LX] = id[0];
-  args[RP_LY] = id[1];
-  args[RP_LZ] = id[2];
-  args[RP_LID] = lid;
-  args[RP_N] = n;
-  calls.push_back(b.CreateCall(fn, args));
-  Instruction *x_latch = nullptr;
-  for (int d = 0; d < 3; d++) {
-    if (d > 0)
-      b.SetInsertPoint(latch[d]);
+  // In the y loop's body: each part's x loop in turn.
+  std::vector<Instruction *> x_latches;
+  for (const XPart &part : parts) {
+    BasicBlock *loop = BasicBlock::Create(ctx, "r.head", wg, latch[1]);
+    BasicBlock *after = BasicBlock::Create(ctx, "r.part", wg, latch[1]);
+    BasicBlock *from = b.GetInsertBlock();
+    if (parts.size() > 1)
+      b.CreateCondBr(b.CreateICmpULT(part.from, part.to), loop, after);
+    else
+      b.CreateBr(loop);
+    b.SetInsertPoint(loop);
+    id[0] = b.CreatePHI(b.getInt64Ty(), 2);
+    id[0]->addIncoming(part.from, from);
+    Value *lid = b.CreateAdd(
+        b.CreateMul(b.CreateAdd(b.CreateMul(id[2], ls[1]), id[1]), ls[0]),
+        id[0], "lid");
+    std::vector<Value *> args(fixed.begin(), fixed.end());
+    args[RP_LX] = id[0];
+    args[RP_LY] = id[1];
+    args[RP_LZ] = id[2];
+    args[RP_LID] = lid;
+    args[RP_N] = n;
+    calls.push_back(b.CreateCall(part.fn, args));
+    Value *nx = b.CreateNUWAdd(id[0], b.getInt64(1));
+    id[0]->addIncoming(nx, loop);
+    x_latches.push_back(
+        b.CreateCondBr(b.CreateICmpULT(nx, part.to), loop, after));
+    b.SetInsertPoint(after);
+  }
+  b.CreateBr(latch[1]);
+  for (int d = 1; d < 3; d++) {
+    b.SetInsertPoint(latch[d]);
     Value *nx = b.CreateNUWAdd(id[d], b.getInt64(1));
-    id[d]->addIncoming(nx, b.GetInsertBlock());
-    Instruction *br = b.CreateCondBr(
-        b.CreateICmpULT(nx, d == 0 ? x_end : ls[d]), head[d],
-        d == 2 ? exit : latch[d + 1]);
-    if (d == 0)
-      x_latch = br;
+    id[d]->addIncoming(nx, latch[d]);
+    b.CreateCondBr(b.CreateICmpULT(nx, ls[d]), head[d],
+                   d == 2 ? exit : latch[d + 1]);
   }
   b.SetInsertPoint(exit);
-  return x_latch;
+  return x_latches;
+}
+
+// ---- regions guarded by the work-item's x id ----
+// A tree reduction's region is `if (lid < s) l[lid] += l[lid + s];` for
+// an s the same for the whole group: the loop vectoriser made the branch
+// a mask, so every round ran masked loads and stores for every
+// work-item of the group, s of which did anything (8 rounds of 256
+// work-items for 255 additions in groups of 256), and on AVX2 the masked
+// store is a slow instruction. Where a region's first branch compares the
+// x id with a value every work-item of the group computes alike, the x
+// loop is split at that bound: the work-items below it run a clone of the
+// region where the comparison is true, the others one where it is false
+// (what only those do: the rest of the round's bookkeeping). The
+// work-items still run in increasing linear id order, row by row.
+
+// Whether v is get_local_id(0) of the work-item (the x id argument, or
+// the helper's call with it).
+static bool is_x_id(Function *fn, Value *v) {
+  if (v == fn->getArg(RP_LX))
+    return true;
+  auto *call = dyn_cast<CallInst>(v);
+  Function *f = call ? call->getCalledFunction() : nullptr;
+  if (!f || f->getName() != "__skein_get_local_id" || call->arg_size() != 5)
+    return false;
+  auto *dim = dyn_cast<ConstantInt>(call->getArgOperand(4));
+  return dim && dim->isZero() && call->getArgOperand(1) == fn->getArg(RP_LX);
+}
+
+// The work-item helpers (builtins/workitem.c) whose values are the same
+// for every work-item of a group: they ignore the ids passed to them.
+static bool group_wide_helper(StringRef name) {
+  return name == "__skein_get_work_dim" || name == "__skein_get_global_size" ||
+         name == "__skein_get_local_size" ||
+         name == "__skein_get_enqueued_local_size" ||
+         name == "__skein_get_num_groups" || name == "__skein_get_group_id" ||
+         name == "__skein_get_global_offset";
+}
+
+// Whether v, in region function fn, has one value for the whole group
+// that the work-group function can compute before the region's loops:
+// from constants, arguments other than the work-item's ids, group-wide
+// helpers, and loads of the uniform values' snapshot (uniform_bytes at
+// state_header + uniform_bytes in the state block), which nothing writes
+// while the loops run.
+static bool hoistable(const Cutter &c, Function *fn, Value *v,
+                      unsigned depth = 0) {
+  if (isa<Constant>(v))
+    return true;
+  if (auto *a = dyn_cast<Argument>(v))
+    return a->getArgNo() != RP_LX && a->getArgNo() != RP_LY &&
+           a->getArgNo() != RP_LZ && a->getArgNo() != RP_LID;
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 8)
+    return false;
+  if (auto *ld = dyn_cast<LoadInst>(i)) {
+    auto *gep = dyn_cast<GetElementPtrInst>(ld->getPointerOperand());
+    APInt off(64, 0);
+    const DataLayout &dl = fn->getParent()->getDataLayout();
+    if (!ld->isSimple() || !gep ||
+        gep->getPointerOperand() != fn->getArg(RP_NEXT) ||
+        !gep->accumulateConstantOffset(dl, off))
+      return false;
+    uint64_t snap = state_header + c.uniform_bytes;
+    uint64_t size = dl.getTypeStoreSize(ld->getType());
+    return off.getZExtValue() >= snap &&
+           off.getZExtValue() + size <= snap + c.uniform_bytes;
+  }
+  if (auto *call = dyn_cast<CallInst>(i)) {
+    Function *f = call->getCalledFunction();
+    if (!f || !group_wide_helper(f->getName()))
+      return false;
+    for (unsigned k = 0; k < call->arg_size(); k++)
+      if (k < 1 || k > 3)   // the ids (1-3) are ignored
+        if (!hoistable(c, fn, call->getArgOperand(k), depth + 1))
+          return false;
+    return true;
+  }
+  if (!isa<BinaryOperator>(i) && !isa<CastInst>(i) && !isa<CmpInst>(i) &&
+      !isa<SelectInst>(i))
+    return false;
+  if (i->mayHaveSideEffects() || i->mayReadFromMemory())
+    return false;
+  for (Value *op : i->operands())
+    if (!hoistable(c, fn, op, depth + 1))
+      return false;
+  return true;
+}
+
+// A copy of hoistable v at b, in the work-group function: fn's arguments
+// become the values its calls pass (fixed), the ids 0.
+static Value *hoist(IRBuilder<> &b, Function *fn, Value *v,
+                    ArrayRef<Value *> fixed, Value *n) {
+  if (auto *a = dyn_cast<Argument>(v))
+    return a->getArgNo() == RP_N ? n : fixed[a->getArgNo()];
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i)
+    return v;
+  Instruction *copy = i->clone();
+  for (unsigned k = 0; k < copy->getNumOperands(); k++) {
+    Value *op = copy->getOperand(k);
+    if (isa<CallInst>(i) && k >= 1 && k <= 3)   // ids the helper ignores
+      copy->setOperand(k, b.getInt64(0));
+    else if (isa<Instruction>(op) || isa<Argument>(op))
+      copy->setOperand(k, hoist(b, fn, op, fixed, n));
+  }
+  return b.Insert(copy);
+}
+
+// Region function fn's guard on the x id: the first conditional branch
+// (from the entry, through unconditional ones) on x < U or U > x (x <=
+// and >= too) with a hoistable U. Returns the comparison, and in *bound
+// the x at which it turns (computed at b) and in *below whether it holds
+// below the bound; null if there is none.
+static ICmpInst *x_guard(IRBuilder<> &b, const Cutter &c, Function *fn,
+                         ArrayRef<Value *> fixed, Value *n, Value **bound,
+                         bool *below) {
+  BasicBlock *bb = &fn->getEntryBlock();
+  for (unsigned steps = 0; steps < 4; steps++) {
+    auto *br = dyn_cast<BranchInst>(bb->getTerminator());
+    if (!br)
+      return nullptr;
+    if (br->isUnconditional()) {
+      bb = br->getSuccessor(0);
+      continue;
+    }
+    auto *cmp = dyn_cast<ICmpInst>(br->getCondition());
+    if (!cmp || !cmp->getOperand(0)->getType()->isIntegerTy(64))
+      return nullptr;
+    ICmpInst::Predicate p = cmp->getPredicate();
+    Value *u = cmp->getOperand(1);
+    if (is_x_id(fn, cmp->getOperand(1))) {
+      p = ICmpInst::getSwappedPredicate(p);
+      u = cmp->getOperand(0);
+    } else if (!is_x_id(fn, cmp->getOperand(0))) {
+      return nullptr;
+    }
+    if ((p != ICmpInst::ICMP_ULT && p != ICmpInst::ICMP_ULE &&
+         p != ICmpInst::ICMP_UGT && p != ICmpInst::ICMP_UGE) ||
+        !hoistable(c, fn, u))
+      return nullptr;
+    // x < B below the bound B: B = U for <, U + 1 for <= (U + 1 > U
+    // unless U is the largest value, where every x is below it).
+    Value *v = hoist(b, fn, u, fixed, n);
+    bool strict = p == ICmpInst::ICMP_ULT || p == ICmpInst::ICMP_UGE;
+    if (!strict)
+      v = b.CreateSelect(b.CreateICmpEQ(v, b.getInt64(UINT64_MAX)), v,
+                         b.CreateAdd(v, b.getInt64(1)));
+    *bound = v;
+    *below = p == ICmpInst::ICMP_ULT || p == ICmpInst::ICMP_ULE;
+    return cmp;
+  }
+  return nullptr;
+}
+
+// The parts of region fn's x loop over [x0, x_end): two if fn has a
+// guard on the x id (the clones they call are added to clones), else
+// one.
+static std::vector<XPart> split_at_guard(IRBuilder<> &b, const Cutter &c,
+                                         Function *fn,
+                                         ArrayRef<Value *> fixed, Value *n,
+                                         Value *x0, Value *x_end,
+                                         std::vector<Function *> &clones) {
+  Value *bound = nullptr;
+  bool below = false;
+  ICmpInst *cmp = x_guard(b, c, fn, fixed, n, &bound, &below);
+  if (!cmp || getenv("SKEIN_NO_GUARD_SPLIT"))
+    return {{fn, x0, x_end}};
+  Value *mid = b.CreateBinaryIntrinsic(
+      Intrinsic::umin,
+      b.CreateBinaryIntrinsic(Intrinsic::umax, bound, x0), x_end, nullptr,
+      "r.bound");
+  Function *part[2];
+  for (int k = 0; k < 2; k++) {
+    ValueToValueMapTy vmap;
+    part[k] = CloneFunction(fn, vmap);
+    auto *copy = cast<ICmpInst>(vmap[cmp]);
+    // Part 0 runs below the bound.
+    copy->replaceAllUsesWith(b.getInt1(below == (k == 0)));
+    copy->eraseFromParent();
+    clones.push_back(part[k]);
+  }
+  return {{part[0], x0, mid}, {part[1], mid, x_end}};
 }
 
 // Replaces the placeholder call in __skein_rwg_K by the state machine
@@ -353,6 +560,7 @@ bool build_driver(Cutter &c, Function *rwg,
   state->addIncoming(b.getInt32(0), pre);
   SwitchInst *sw = b.CreateSwitch(state, done, fns.size());
   std::vector<CallInst *> calls;
+  std::vector<Function *> clones;   // split_at_guard's
   for (unsigned r = 0; r < fns.size(); r++) {
     BasicBlock *bb = BasicBlock::Create(ctx, "r.region", rwg, tail);
     sw->addCase(b.getInt32(r), bb);
@@ -365,13 +573,21 @@ bool build_driver(Cutter &c, Function *rwg,
                      b.CreateConstInBoundsGEP1_64(b.getInt8Ty(), state_block,
                                                   state_header),
                      Align(c.ctx_align), c.uniform_bytes);
-    Instruction *x_latch =
-        emit_loops(b, fns[r], ls, n, x0, x_end, fixed, calls);
-    if (c.collective_starts.count(c.regions[r].start)) {
-      keep_scalar(x_latch);
-    } else {
-      set_loop_id(x_latch, mark_parallel_accesses(fns[r]),
-                  cc_vectorize_wanted() ? chains_for(c, fns[r]) : 1,
+    bool collective = c.collective_starts.count(c.regions[r].start);
+    std::vector<XPart> parts =
+        collective ? std::vector<XPart>{{fns[r], x0, x_end}}
+                   : split_at_guard(b, c, fns[r], fixed, n, x0, x_end,
+                                    clones);
+    std::vector<Instruction *> x_latches =
+        emit_loops(b, parts, ls, n, fixed, calls);
+    for (size_t k = 0; k < parts.size(); k++) {
+      if (collective) {
+        keep_scalar(x_latches[k]);
+        continue;
+      }
+      Function *fn = parts[k].fn;
+      set_loop_id(x_latches[k], mark_parallel_accesses(fn),
+                  cc_vectorize_wanted() ? chains_for(c, fn) : 1,
                   cc_vectorize_wanted() && c.loop_regions ? c.width : 0,
                   cc_vectorize_wanted() && c.loop_regions ? c.unroll : 1);
     }
@@ -387,6 +603,8 @@ bool build_driver(Cutter &c, Function *rwg,
     InlineFunctionInfo ifi;
     InlineFunction(*call, ifi);
   }
+  for (Function *f : clones)
+    f->eraseFromParent();
   return true;
 }
 

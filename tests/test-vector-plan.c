@@ -89,7 +89,19 @@ static const char source[] =
     "    b[get_global_id(0)] = sum;                                   \\\n"
     "  }\n"
     "READ_VECTOR(float2, read_float2, s.x + s.y)\n"
-    "READ_VECTOR(float4, read_float4, s.x + s.y + s.z + s.w)\n";
+    "READ_VECTOR(float4, read_float4, s.x + s.y + s.z + s.w)\n"
+    /* A local-memory tree reduction (bench/collectives.c's): region mode
+     * splits each round's work-item loop at s instead of masking. */
+    "__kernel void tree_int(__global const int *in, __global int *out,\n"
+    "                       __local int *l) {\n"
+    "  size_t lid = get_local_id(0);\n"
+    "  l[lid] = in[get_global_id(0)];\n"
+    "  for (size_t s = get_local_size(0) / 2; s > 0; s >>= 1) {\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (lid < s) l[lid] += l[lid + s];\n"
+    "  }\n"
+    "  if (lid == 0) out[get_group_id(0)] = l[0];\n"
+    "}\n";
 
 static const struct target {
   const char *cpu;
@@ -424,6 +436,20 @@ int main(int argc, char **argv) {
         test_failures++;
       }
     }
+    /* The tree's rounds run s work-items unmasked (region_driver.cpp's
+     * split at the guard): no masked load or store, where AVX2 and
+     * AVX-512 code had them in every round. (The last region's lid == 0
+     * is not split: AVX-512 code gathers and scatters there.) */
+    char *tree = function_body(out, "tree_int");
+    if (!tree || strstr(tree, "@llvm.masked.load") ||
+        strstr(tree, "@llvm.masked.store") ||
+        !mode_says(out, "kernel", "tree_int", "region mode")) {
+      fprintf(stderr, "%s tree_int: %s\n", t->cpu,
+              !tree ? "no work-group function"
+                    : "not region mode without masked accesses");
+      test_failures++;
+    }
+    free(tree);
     if (t->vector_bits == 512 &&
         !mode_says(out, "kernel", "store_float16", "region mode")) {
       fprintf(stderr, "%s store_float16: not in region mode\n", t->cpu);
