@@ -190,6 +190,10 @@ static bool scan(Cutter &c) {
           return false;
         }
         c.has_collective |= s.collective;
+        // A 64-bit sub-group value makes every sub-group slot 8 bytes
+        // (sub_slot_type).
+        c.wide_sub_slots |=
+            s.sub_group && call->getType()->getScalarSizeInBits() > 32;
         c.syncs.push_back(s);
       } else if (!callee->isDeclaration() &&
                  callee->hasFnAttribute("skein-workitem")) {
@@ -397,7 +401,7 @@ static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
   Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-  Type *slot = s.sub_group ? sub_slot_type(F->getContext(), call->getType())
+  Type *slot = s.sub_group ? sub_slot_type(c, call->getType())
                            : b.getInt64Ty();
   Value *at = s.group_wide  ? b.CreateInBoundsGEP(b.getInt64Ty(), slots, n)
               : s.sub_group ? sub_slot_at(b, slots, n, slot, lid)
@@ -426,13 +430,13 @@ static void deposit_whole_slot(Cutter &c, Sync &s) {
                                 G_COLLECTIVE));
   Value *v = s.call->getArgOperand(1);
   if (s.exchange != NONE) {
-    Type *slot = sub_slot_type(F->getContext(), v->getType());
+    Type *slot = sub_slot_type(c, v->getType());
     Value *first =
         b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n));
     b.CreateStore(to_slot(b, v, slot),
                   b.CreateInBoundsGEP(slot, first, lid));
   } else if (s.sub_group) {
-    Type *slot = sub_slot_type(F->getContext(), v->getType());
+    Type *slot = sub_slot_type(c, v->getType());
     b.CreateStore(to_slot(b, v, slot), sub_slot_at(b, slots, n, slot, lid));
   } else {
     b.CreateStore(to_slot(b, v),

@@ -143,9 +143,11 @@ Value *to_slot(IRBuilder<> &b, Value *v) {
   return to_slot(b, v, b.getInt64Ty());
 }
 
-Type *sub_slot_type(LLVMContext &ctx, Type *value) {
-  return value->getScalarSizeInBits() <= 32 ? Type::getInt32Ty(ctx)
-                                            : Type::getInt64Ty(ctx);
+Type *sub_slot_type(const Cutter &c, Type *value) {
+  LLVMContext &ctx = value->getContext();
+  return value->getScalarSizeInBits() <= 32 && !c.wide_sub_slots
+             ? Type::getInt32Ty(ctx)
+             : Type::getInt64Ty(ctx);
 }
 
 Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
@@ -433,7 +435,7 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
     work_group_in_registers(b, s, b.getInt64Ty(), slots, n);
     return;
   }
-  Type *slot = sub_slot_type(b.getContext(), s.type);
+  Type *slot = sub_slot_type(c, s.type);
   Value *sub_slots = sub_slot_at(b, slots, n, slot, b.getInt64(0));
   Value *launch = b.CreateLoad(b.getPtrTy(),
                                group_field(b, c.group_ty, group, G_LAUNCH));
@@ -583,7 +585,7 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
   Value *slots = b.CreateLoad(b.getPtrTy(),
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
-  Type *slot = sub_slot_type(b.getContext(), call->getType());
+  Type *slot = sub_slot_type(c, call->getType());
   Value *at = b.CreateInBoundsGEP(
       slot,
       b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n)),

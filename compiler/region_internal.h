@@ -92,6 +92,7 @@ struct Cutter {
   uint64_t uniform_bytes = 0;      // each of cur and snap
   uint64_t ctx_align = 64;
   bool has_collective = false;
+  bool wide_sub_slots = false;     // sub_slot_type
   // A barrier-free kernel whose loops region mode cuts at implicit
   // barriers (cut_loops); its loop-mode function runs groups too small to
   // vectorise (build_driver).
@@ -153,10 +154,14 @@ bool parse_group_step(CallInst *call, StringRef name, bool sub_group,
                       GroupStep *out);
 Value *to_slot(IRBuilder<> &b, Value *v);
 // A sub-group group step's or an exchange's slots: 4 bytes for values of
-// at most 32 bits (half the bytes they move), else 8; and the address of
+// at most 32 bits (half the bytes they move), else 8, and 8 for all of a
+// kernel's if any of its sub-group values is 64 bits wide: a region can
+// read one collective's result and deposit the next one's value, and
+// work-item k's 8-byte deposit would overwrite the unread 4-byte results
+// of work-items 2k and 2k + 1; and the address of
 // lane lid's slot among a sub-group step's (they start at slot n + 1 of
 // the group's 8-byte slots; an exchange's at exchange_slots()).
-Type *sub_slot_type(LLVMContext &ctx, Type *value);
+Type *sub_slot_type(const Cutter &c, Type *value);
 Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
                    Value *lid);
 Value *to_slot(IRBuilder<> &b, Value *v, Type *slot);
