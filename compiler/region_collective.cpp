@@ -282,6 +282,19 @@ static void emit_for(IRBuilder<> &b, Value *from, Value *to, Value *step,
   b.SetInsertPoint(exit);
 }
 
+// One step of an in-order fold: acc = acc op x; a scan leaves the
+// inclusive or exclusive running value in the slot at, which held x.
+static void fold_slot(IRBuilder<> &b, const GroupStep &s, AllocaInst *acc,
+                      Value *x, Type *slot, Value *at, bool scan) {
+  Value *before = b.CreateLoad(s.type, acc);
+  Value *after = apply(b, s, before, x);
+  b.CreateStore(after, acc);
+  if (scan)
+    b.CreateStore(
+        to_slot(b, s.kind == GroupStep::SCAN_INCLUSIVE ? after : before, slot),
+        at);
+}
+
 // One sub-group of lanes [first, end) of sub_slots in lane order from
 // the identity, as the library computes it: the part the registers do
 // not cover. Not the library itself: a non-uniform function's would park
@@ -302,15 +315,7 @@ static void sub_group_in_order(IRBuilder<> &b, const GroupStep &s,
     if (predicate)
       x = b.CreateZExt(b.CreateICmpNE(x, Constant::getNullValue(s.type)),
                        s.type);
-    Value *before = b.CreateLoad(s.type, acc);
-    Value *after = apply(b, s, before, x);
-    b.CreateStore(after, acc);
-    if (scan)
-      b.CreateStore(to_slot(b,
-                            s.kind == GroupStep::SCAN_INCLUSIVE ? after
-                                                                : before,
-                            slot),
-                    at);
+    fold_slot(b, s, acc, x, slot, at, scan);
   });
   if (scan)
     return;
@@ -411,15 +416,7 @@ static void work_group_in_registers(IRBuilder<> &b, const GroupStep &s,
   emit_for(b, whole, n, b.getInt64(1), [&](Value *k) {
     Value *at = b.CreateInBoundsGEP(slot, slots, k);
     Value *x = as_operand(b, s, from_slot(b, b.CreateLoad(slot, at), s.type));
-    Value *before = b.CreateLoad(s.type, acc);
-    Value *after = apply(b, s, before, x);
-    b.CreateStore(after, acc);
-    if (scan)
-      b.CreateStore(to_slot(b,
-                            s.kind == GroupStep::SCAN_INCLUSIVE ? after
-                                                                : before,
-                            slot),
-                    at);
+    fold_slot(b, s, acc, x, slot, at, scan);
   });
   if (!scan)   // the group-wide result, in slot n
     b.CreateStore(to_slot(b, b.CreateLoad(s.type, acc), slot),

@@ -36,31 +36,26 @@ endforeach()
 # (8 lanes, 256-bit vectors, sub-groups of 8), so the machines CI runs on
 # check that path too. Elsewhere it changes nothing and the tests check
 # the host's own width.
-set(SKEIN_AVX2_VARIANT_TESTS
+# The tests again as <topic>@<suffix>, with setting (NAME=value) in
+# their environment.
+function(skein_target_variant_tests suffix setting)
+  foreach(topic ${ARGN})
+    if(NOT TARGET test-${topic})
+      continue()
+    endif()
+    add_test(NAME ${topic}@${suffix} COMMAND test-${topic})
+    set_tests_properties(${topic}@${suffix} PROPERTIES
+      ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;${setting}"
+      TIMEOUT 1800 LABELS "mode-variants;release-only")
+  endforeach()
+endfunction()
+skein_target_variant_tests(avx2 SKEIN_TARGET_FEATURES=-avx512f
   kernels kernel-vector-loops collectives subgroups subgroups-api
   subgroups-ext bounds-check)
-foreach(topic ${SKEIN_AVX2_VARIANT_TESTS})
-  if(NOT TARGET test-${topic})
-    continue()
-  endif()
-  add_test(NAME ${topic}@avx2 COMMAND test-${topic})
-  set_tests_properties(${topic}@avx2 PROPERTIES
-    ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;SKEIN_TARGET_FEATURES=-avx512f"
-    TIMEOUT 1800 LABELS "mode-variants;release-only")
-endforeach()
 
 # Code generation for SSE4.2-only CPUs (no AVX, FMA or F16C): half
 # conversions and fma become calls of helpers LLVM's code generator names
 # (__extendhfsf2, __truncsfhf2, fmaf), which the JIT must find
 # (compiler/math_lib.c, cc_math_define_runtime). Before they were
 # defined, every half kernel failed to link for SKEIN_CPU=x86-64-v2.
-set(SKEIN_SSE_VARIANT_TESTS builtins-half kernel-types)
-foreach(topic ${SKEIN_SSE_VARIANT_TESTS})
-  if(NOT TARGET test-${topic})
-    continue()
-  endif()
-  add_test(NAME ${topic}@sse COMMAND test-${topic})
-  set_tests_properties(${topic}@sse PROPERTIES
-    ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;SKEIN_CPU=x86-64-v2"
-    TIMEOUT 1800 LABELS "mode-variants;release-only")
-endforeach()
+skein_target_variant_tests(sse SKEIN_CPU=x86-64-v2 builtins-half kernel-types)
