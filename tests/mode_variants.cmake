@@ -14,28 +14,6 @@ set(SKEIN_MODE_VARIANT_TESTS
   builtins-async builtins-atomics builtins-atomics-c11 builtins-common
   builtins-integer generic-as program-globals device-enqueue svm pipes
   spirv-enqueue spirv-14)
-set(SKEIN_MODE_VARIANTS "fiber:SKEIN_MODE=fiber" "loop:SKEIN_MODE=loop"
-    "scalar:SKEIN_VECTORIZE=0")
-foreach(topic ${SKEIN_MODE_VARIANT_TESTS})
-  if(NOT TARGET test-${topic})
-    continue()
-  endif()
-  foreach(variant ${SKEIN_MODE_VARIANTS})
-    string(REPLACE ":" ";" parts ${variant})
-    list(GET parts 0 name)
-    list(GET parts 1 setting)
-    add_test(NAME ${topic}@${name} COMMAND test-${topic})
-    set_tests_properties(${topic}@${name} PROPERTIES
-      ENVIRONMENT "OCL_ICD_VENDORS=${SKEIN_ICD_DIR};OCL_ICD_ASSUME_ICD_EXTENSION=1;${setting}"
-      TIMEOUT 1800 LABELS "mode-variants;release-only")
-  endforeach()
-endforeach()
-
-# Code generation for AVX2 (issue 10): on an AVX-512 machine
-# SKEIN_TARGET_FEATURES=-avx512f compiles kernels as for one without it
-# (8 lanes, 256-bit vectors, sub-groups of 8), so the machines CI runs on
-# check that path too. Elsewhere it changes nothing and the tests check
-# the host's own width.
 # The tests again as <topic>@<suffix>, with setting (NAME=value) in
 # their environment.
 function(skein_target_variant_tests suffix setting)
@@ -49,6 +27,15 @@ function(skein_target_variant_tests suffix setting)
       TIMEOUT 1800 LABELS "mode-variants;release-only")
   endforeach()
 endfunction()
+skein_target_variant_tests(fiber SKEIN_MODE=fiber ${SKEIN_MODE_VARIANT_TESTS})
+skein_target_variant_tests(loop SKEIN_MODE=loop ${SKEIN_MODE_VARIANT_TESTS})
+skein_target_variant_tests(scalar SKEIN_VECTORIZE=0 ${SKEIN_MODE_VARIANT_TESTS})
+
+# Code generation for AVX2 (issue 10): on an AVX-512 machine
+# SKEIN_TARGET_FEATURES=-avx512f compiles kernels as for one without it
+# (8 lanes, 256-bit vectors, sub-groups of 8), so the machines CI runs on
+# check that path too. Elsewhere it changes nothing and the tests check
+# the host's own width.
 skein_target_variant_tests(avx2 SKEIN_TARGET_FEATURES=-avx512f
   kernels kernel-vector-loops collectives subgroups subgroups-api
   subgroups-ext bounds-check)
