@@ -297,6 +297,16 @@ LLVMErrorRef cc_math_define_symbols(LLVMOrcLLJITRef jit, LLVMModuleRef m) {
   return err;
 }
 
+/* One entry of an absolute-symbol map: name, callable, at addr. */
+static void absolute_symbol(LLVMOrcLLJITRef jit, LLVMOrcCSymbolMapPair *sym,
+                            const char *name, void *addr) {
+  sym->Name = LLVMOrcLLJITMangleAndIntern(jit, name);
+  sym->Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)addr;
+  sym->Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
+                                LLVMJITSymbolGenericFlagsCallable;
+  sym->Sym.Flags.TargetFlags = 0;
+}
+
 LLVMErrorRef cc_math_define_names(LLVMOrcLLJITRef jit,
                                   const char *const *names, unsigned n) {
   if (!n)
@@ -316,11 +326,7 @@ LLVMErrorRef cc_math_define_names(LLVMOrcLLJITRef jit,
       free(syms);
       return LLVMCreateStringError(msg);
     }
-    syms[k].Name = LLVMOrcLLJITMangleAndIntern(jit, name);
-    syms[k].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)addr;
-    syms[k].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
-                                     LLVMJITSymbolGenericFlagsCallable;
-    k++;
+    absolute_symbol(jit, &syms[k++], name, addr);
   }
   LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(syms, k);
   free(syms);
@@ -352,13 +358,8 @@ LLVMErrorRef cc_math_define_runtime(LLVMOrcLLJITRef jit) {
   };
   enum { N = sizeof(helpers) / sizeof(helpers[0]) };
   LLVMOrcCSymbolMapPair syms[N];
-  for (unsigned i = 0; i < N; i++) {
-    syms[i].Name = LLVMOrcLLJITMangleAndIntern(jit, helpers[i].name);
-    syms[i].Sym.Address = (LLVMOrcExecutorAddress)(uintptr_t)helpers[i].addr;
-    syms[i].Sym.Flags.GenericFlags = LLVMJITSymbolGenericFlagsExported |
-                                     LLVMJITSymbolGenericFlagsCallable;
-    syms[i].Sym.Flags.TargetFlags = 0;
-  }
+  for (unsigned i = 0; i < N; i++)
+    absolute_symbol(jit, &syms[i], helpers[i].name, helpers[i].addr);
   LLVMOrcMaterializationUnitRef mu = LLVMOrcAbsoluteSymbols(syms, N);
   return LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(jit), mu);
 }
