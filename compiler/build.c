@@ -72,6 +72,13 @@ static void stage_done(build *b, const char *stage) {
 static void on_diagnostic(LLVMDiagnosticInfoRef di, void *ctx) {
   cc_log *log = ctx;
   LLVMDiagnosticSeverity s = LLVMGetDiagInfoSeverity(di);
+  /* Remarks exist only when SKEIN_LLVM_OPTIONS asked for them
+   * (target.c): the developer reads them on stderr. */
+  if (s == LLVMDSRemark && getenv("SKEIN_LLVM_OPTIONS")) {
+    char *text = LLVMGetDiagInfoDescription(di);
+    fprintf(stderr, "skein: llvm remark: %s\n", text);
+    LLVMDisposeMessage(text);
+  }
   if (!log || s == LLVMDSRemark || s == LLVMDSNote)
     return;   /* after the build, or not build-log material */
   char *text = LLVMGetDiagInfoDescription(di);

@@ -10,14 +10,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <llvm-c/Support.h>
 #include <llvm-c/Target.h>
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+/* SKEIN_LLVM_OPTIONS passes LLVM's own command-line options, space-
+ * separated, for looking into the optimiser: e.g.
+ * "-pass-remarks-missed=loop-vectorize -pass-remarks-analysis=loop-vectorize"
+ * says why a work-item loop was not vectorised. A developer's switch:
+ * LLVM exits the process on an option it does not know. */
+static void parse_llvm_options(void) {
+  const char *env = getenv("SKEIN_LLVM_OPTIONS");
+  if (!env || !*env)
+    return;
+  char *copy = strdup(env);
+  const char *argv[32] = {"skein"};
+  int argc = 1;
+  for (char *save = NULL, *tok = copy ? strtok_r(copy, " ", &save) : NULL;
+       tok && argc < 32; tok = strtok_r(NULL, " ", &save))
+    argv[argc++] = tok;
+  LLVMParseCommandLineOptions(argc, argv, "Skein's LLVM options\n");
+  /* copy stays: LLVM's options may keep pointers into it. */
+}
 
 static void init_llvm(void) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();
   cc_enable_unroll_and_jam();
+  parse_llvm_options();
 }
 
 void cc_llvm_init(void) {
