@@ -209,6 +209,11 @@ typedef struct cc_vector_shape_t {
  * body, whose loops all count as inner). */
 void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
                      cc_vector_shape_t *shape);
+/* Asks LLVM to unroll whole, before the loop vectoriser, every loop
+ * inside the work-item loop of latch (NULL: every loop of fn) that
+ * unrolled_whole.h takes as unrolled whole: called before a split into
+ * lanes, which multiplies such a loop's size past LLVM's own threshold. */
+void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch);
 /* Splits fn's vector arithmetic, loads and stores into scalar
  * operations, lane by lane, so that the work-item loop can be vectorised
  * across work-items instead. Keeps the control flow (branch instructions

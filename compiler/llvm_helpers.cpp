@@ -242,6 +242,28 @@ extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
   inner_loops_access_vectors(func, br ? br->getParent() : nullptr, shape);
 }
 
+extern "C" void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch) {
+  if (getenv("SKEIN_KEEP_SMALL_LOOPS"))
+    return;   // to measure the change against LLVM's own choice
+  auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
+  auto *br = latch ? llvm::cast<llvm::Instruction>(llvm::unwrap(latch))
+                   : nullptr;
+  llvm::DominatorTree dt(func);
+  llvm::LoopInfo li(dt);
+  llvm::Loop *outer = br ? li.getLoopFor(br->getParent()) : nullptr;
+  if (br && !outer)
+    return;
+  llvm::TargetLibraryInfoImpl tlii(
+      llvm::Triple(func.getParent()->getTargetTriple()));
+  llvm::TargetLibraryInfo tli(tlii);
+  llvm::AssumptionCache ac(func);
+  llvm::ScalarEvolution se(func, tli, ac, dt, li);
+  auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
+  for (llvm::Loop *inner : loops)
+    if (inner != outer && skein_loops::unrolled_whole(inner, se))
+      skein_loops::ask_full_unroll(inner);
+}
+
 extern "C" void cc_scalarize_function(LLVMValueRef fn) {
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
   FunctionPasses passes;

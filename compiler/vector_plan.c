@@ -52,6 +52,7 @@ typedef struct body_profile {
   bool images;             /* it reads or writes images */
   unsigned narrowest;      /* bits of its narrowest integer or float
                             * value (loads, stores, arithmetic); 0: none */
+  bool fp_widest;          /* its widest vector is floating-point */
 } body_profile;
 
 /* Whether i calls one of the image builtins' format keys, which only
@@ -66,7 +67,7 @@ static bool image_key_call(LLVMValueRef i) {
 }
 
 static body_profile profile_body(LLVMValueRef fn) {
-  body_profile p = {0, 1, 0, 0, false, 0};
+  body_profile p = {0, 1, 0, 0, false, 0, false};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -120,6 +121,7 @@ static body_profile profile_body(LLVMValueRef fn) {
         if (lanes * bits > p.lanes * p.bits) {
           p.lanes = lanes;
           p.bits = bits;
+          p.fp_widest = fp;
         }
       }
     }
@@ -217,11 +219,26 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
      * jammed chains: int8 ran at 63-69 GIOPS kept against 78 split. */
     unsigned kept_regs = shape.carried * body.bits / t->vector_bits;
     bool jam_room = kept_regs * 2 * t->fma_chains <= t->vector_regs;
+    /* Narrower vectors whose split lanes would take every register are
+     * kept too where their arithmetic is floating-point done natively:
+     * clpeak's half16 on AVX-512 FP16 (32 carried lanes in 32 zmm, and
+     * the lanes' constant initial values besides) ran at 84-165 GFLOPS
+     * split against 308-334 kept and unroll-and-jammed (the 2-core
+     * Xeon, 2026-11-26, alternating runs); char16 and short16 there, and
+     * half8 in F16C code (haswell), ran faster split in the same runs. */
+    bool fp_all_registers = body.fp_widest && !half_in_float &&
+                            shape.carried >= t->vector_regs;
     bool fits = width_bits < t->vector_bits
-                    ? shape.carried <= t->vector_regs
+                    ? shape.carried <= t->vector_regs && !fp_all_registers
                     : width_bits == t->vector_bits &&
                           (shape.carried < t->vector_regs || !jam_room);
     plan.split = legal && (force >= 0 ? force != 0 : fits);
+    /* Measured as the kernel wrote them, the loops unrolled_whole.h
+     * takes as unrolled whole are no longer small once split: ask LLVM
+     * to unroll them anyway, or the work-item loop stays outside them
+     * and unvectorised. */
+    if (plan.split)
+      cc_unroll_whole_loops(fn, latch);
     if (short_body) {
       if (plan.split)
         cc_scalarize_function(fn);
