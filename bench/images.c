@@ -37,7 +37,9 @@
  * within its round) is printed: on a loaded machine a ratio within one
  * round is steadier than either time. Images are 4096 pixels wide and
  * tall enough to hold 64 MiB (-m MiB; -m 0 gives the 4096 x 2048 of
- * before).
+ * before). Their pixels are a pattern of every 8-bit code (one byte in
+ * 256 is 0) or floats in [0, 1); with -z every pixel is 0, a black image
+ * (an 8-bit code 0 once took a slow path in Skein's conversion).
  *
  * Output, one line per kernel:
  *
@@ -61,6 +63,8 @@
 #define W 4096
 static size_t H = 2048;
 static size_t min_mib = 64;
+/* -z: every input pixel 0 (a black image) instead of the pattern. */
+static int black = 0;
 
 static const char *source =
     "#define NEAREST (CLK_FILTER_NEAREST | CLK_ADDRESS_CLAMP_TO_EDGE)\n"
@@ -395,6 +399,8 @@ static int run_format(const format *f, int rounds) {
   if (f->type == CL_FLOAT)
     for (size_t i = 0; i < bytes / 4; i++)
       ((float *)host)[i] = (float)(i % 1000) / 1000.0f;
+  if (black)
+    memset(host, 0, bytes);
   cl_mem bin = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, bytes, host, &err);
   check(err, "clCreateBuffer");
   cl_mem bout = clCreateBuffer(ctx, 0, bytes, NULL, &err);
@@ -480,12 +486,15 @@ int main(int argc, char **argv) {
       rounds = atoi(argv[++i]);
     } else if (strcmp(argv[i], "-a") == 0) {
       all = 1;
+    } else if (strcmp(argv[i], "-z") == 0) {
+      black = 1;
     } else if (strcmp(argv[i], "-m") == 0 && i + 1 < argc) {
       min_mib = (size_t)atol(argv[++i]);
     } else {
       fprintf(stderr, "usage: skein-bench-images [-r rounds (1-%d)] [-a: R "
                       "formats too] [-m MiB: the least size of an image, "
-                      "64 by default; 0: 4096 x 2048 pixels]\n", MAX_ROUNDS);
+                      "64 by default; 0: 4096 x 2048 pixels] [-z: black "
+                      "images]\n", MAX_ROUNDS);
       return 2;
     }
   }
@@ -502,8 +511,9 @@ int main(int argc, char **argv) {
   cl_bool images = CL_FALSE;
   clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL);
   printf("platform: %s, images of %d x 2048 pixels or more (at least %zu "
-         "MiB), work-groups of 64 x 4, %d round%s (medians)\n", name, W,
-         min_mib, rounds, rounds > 1 ? "s" : "");
+         "MiB%s), work-groups of 64 x 4, %d round%s (medians)\n", name, W,
+         min_mib, black ? ", every pixel 0" : "", rounds,
+         rounds > 1 ? "s" : "");
   if (!images) {
     printf("the device has no image support\n");
     return 1;
