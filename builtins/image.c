@@ -112,10 +112,21 @@ _Static_assert(__builtin_offsetof(skein_image, channel_type) ==
  * layer of an array (a 1D array's layer is its z here: its y is 0), so
  * that pixel (x, y, z) is at data + x * element_size + y * row_pitch +
  * z * slice_pitch for every type (the slice pitch of an array is its
- * layer pitch). extent[i] is the number of pixels along axis i. */
+ * layer pitch). extent[i] is the number of pixels along axis i.
+ *
+ * Pixel indices, extents and the guessed column are 32-bit: every
+ * extent fits (the device's limits: 65536 for 2D, 8192 for 3D and
+ * arrays, and CL_DEVICE_IMAGE_MAX_BUFFER_SIZE at most INT32_MAX pixels,
+ * runtime/core/image.c), a kernel's integer coordinates are ints, and a
+ * float coordinate's index is kept within +-2^30 (floor_int). Once a
+ * work-item loop is vectorised, a 64-bit index takes two registers per
+ * 16 lanes for every add, compare and select of the border tests and
+ * clamps, and a sign extension besides: in the sampler-less R8 copy's
+ * loop (64 pixels an iteration) the 64-bit index work was about half of
+ * its 170 instructions. */
 typedef struct grid {
   const skein_image *d;
-  int64_t extent[3];
+  int32_t extent[3];
   int dims;          /* axes the sampler addresses: 1, 2 or 3 */
   int layer_axis;    /* 2 for an array (its layer), else -1 */
   uint32_t type;     /* CL_MEM_OBJECT_IMAGE* */
@@ -123,7 +134,7 @@ typedef struct grid {
   unsigned char *data;
   uint64_t row_pitch, slice_pitch, element_size;
   uint64_t key;      /* FORMAT_KEY(channel order, data type) */
-  int64_t lane_x;    /* __skein_image_lane_x(): the guessed column */
+  int32_t lane_x;    /* __skein_image_lane_x(): the guessed column */
 } grid;
 
 /* The image's format as one 64-bit key, FORMAT_KEY(channel order, data
@@ -156,13 +167,15 @@ KEY_FUNCTION(__skein_image_key_i)
  * clamps). Any value is correct, the guess only chooses which of two
  * equal addresses a read uses. The image pass replaces every call: by
  * its argument, get_global_id(0), in the work-item loops it versions on
- * the format, by INT64_MIN (no column) elsewhere, where the id is then
- * dead code; without the pass it is no column. Weak, so that the
- * builtins' own optimisation cannot see its value and fold the guess
- * away before the pass has replaced the calls. */
+ * the format, by INT32_MIN (no column: grid_of truncates the value to
+ * 32 bits, and INT32_MIN + 1, a linear read's upper column, is no column
+ * either) elsewhere, where the id is then dead code; without the pass it
+ * is no column. A truncated id is still a guess (any value is correct).
+ * Weak, so that the builtins' own optimisation cannot see its value and
+ * fold the guess away before the pass has replaced the calls. */
 __attribute__((noinline, weak)) int64_t __skein_image_lane_x(int64_t id) {
   (void)id;
-  return INT64_MIN;
+  return INT32_MIN;
 }
 
 /* OpenCL C's get_global_id (Itanium-mangled, as Clang emits it), which
@@ -177,7 +190,7 @@ INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
   const skein_image *d = desc_of(image);
   uint64_t key = kind ? __skein_image_key_i(image) : __skein_image_key_f(image);
   grid g = {d,
-            {(int64_t)d->width, (int64_t)d->height, (int64_t)d->depth},
+            {(int32_t)d->width, (int32_t)d->height, (int32_t)d->depth},
             1,
             -1,
             type,
@@ -186,16 +199,17 @@ INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
             d->slice_pitch,
             d->element_size,
             key,
-            kind ? INT64_MIN
-                 : __skein_image_lane_x((int64_t)_Z13get_global_idj(0))};
+            kind ? INT32_MIN
+                 : (int32_t)__skein_image_lane_x(
+                       (int64_t)_Z13get_global_idj(0))};
   switch (type) {
   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
     g.extent[1] = 1;
-    g.extent[2] = (int64_t)d->array_size;
+    g.extent[2] = (int32_t)d->array_size;
     g.layer_axis = 2;
     break;
   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-    g.extent[2] = (int64_t)d->array_size;
+    g.extent[2] = (int32_t)d->array_size;
     g.dims = 2;
     g.layer_axis = 2;
     break;
@@ -213,7 +227,7 @@ INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
 
 /* A kernel's coordinate vector as (x, y, z) of the grid: a 1D array's
  * layer is its coordinate's y. */
-INLINE void grid_coords_i(const grid *g, int4 c, int64_t out[3]) {
+INLINE void grid_coords_i(const grid *g, int4 c, int32_t out[3]) {
   out[0] = c.x;
   out[1] = g->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 0 : c.y;
   out[2] = g->type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? c.y : c.z;
@@ -227,7 +241,7 @@ INLINE void grid_coords_f(const grid *g, float4 c, float out[3]) {
 
 /* Whether p lies inside the image: every axis tested without
  * short-circuits (one branch). */
-INLINE int inside(const grid *g, const int64_t p[3]) {
+INLINE int inside(const grid *g, const int32_t p[3]) {
   return (p[0] >= 0) & (p[0] < g->extent[0]) & (p[1] >= 0) &
          (p[1] < g->extent[1]) & (p[2] >= 0) & (p[2] < g->extent[2]);
 }
@@ -253,29 +267,32 @@ INLINE uint64_t pixel_bytes(const grid *g) {
   }
 }
 
-/* The address of pixel p (inside the image). */
-INLINE unsigned char *pixel_at(const grid *g, const int64_t p[3]) {
-  return g->data + (uint64_t)p[0] * pixel_bytes(g) +
-         (uint64_t)p[1] * g->row_pitch + (uint64_t)p[2] * g->slice_pitch;
+/* The address of pixel p (inside the image). The indices are widened
+ * with their sign (they are not negative here): a vectorised gather
+ * then takes 32-bit indices, 16 lanes to an instruction. */
+INLINE unsigned char *pixel_at(const grid *g, const int32_t p[3]) {
+  return g->data + (uint64_t)(int64_t)p[0] * pixel_bytes(g) +
+         (uint64_t)(int64_t)p[1] * g->row_pitch +
+         (uint64_t)(int64_t)p[2] * g->slice_pitch;
 }
 
 /* floor(f) as an integer, kept within +-2^30 (any pixel index of an
  * image lies well inside; NaN gives -2^30) so the conversion is defined
  * and the sums after it cannot overflow. */
-INLINE int64_t floor_int(float f) {
+INLINE int32_t floor_int(float f) {
   /* Selects, not branches: a coordinate that does not vary in a
    * work-item loop (a row's y) is then straight-line code that LICM
    * hoists out of it, and its pixels' rows are invariant addresses. */
   f = __builtin_floorf(f);
   f = f > 0x1p30f ? 0x1p30f : f;
   f = f > -0x1p30f ? f : -0x1p30f; /* NaN too */
-  return (int64_t)f;
+  return (int32_t)f;
 }
 
 /* An array's layer from its coordinate: rounded to nearest even, clamped
  * to the layers ("always CLK_ADDRESS_CLAMP_TO_EDGE"). */
-INLINE int64_t layer_of(float f, int64_t layers) {
-  int64_t l = floor_int(__builtin_rintf(f));
+INLINE int32_t layer_of(float f, int32_t layers) {
+  int32_t l = floor_int(__builtin_rintf(f));
   return l < 0 ? 0 : l >= layers ? layers - 1 : l;
 }
 
@@ -744,7 +761,7 @@ INLINE uint4 load_raw(const grid *g, const unsigned char *p) {
  * is (at most 3 bytes beside the image are read and dropped); only reads
  * through a sampler come here, and they are of read_only images, which
  * nothing writes during the launch. */
-INLINE uint4 load_raw_apart(const grid *g, const int64_t p[3]) {
+INLINE uint4 load_raw_apart(const grid *g, const int32_t p[3]) {
   const unsigned char *at = pixel_at(g, p);
   if (g->key != FORMAT_KEY(CL_R, CL_UNORM_INT8))
     return load_raw(g, at);
@@ -979,13 +996,13 @@ INLINE void store_pixel_u(const skein_image *d, unsigned char *p,
 /* How a sampler turns one coordinate into pixel indices along an axis of
  * n pixels. */
 typedef struct axis {
-  int64_t i0, i1;    /* nearest: i0; linear: the two pixels */
+  int32_t i0, i1;    /* nearest: i0; linear: the two pixels */
   float a;           /* linear: the weight of i1 */
 } axis;
 
 /* address_mode(i) of the clamping modes; REPEAT and MIRRORED_REPEAT
  * wrap before this. Indices that stay outside read the border colour. */
-INLINE int64_t clamp_mode(uint32_t mode, int64_t i, int64_t n) {
+INLINE int32_t clamp_mode(uint32_t mode, int32_t i, int32_t n) {
   if (mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
     return i < 0 ? 0 : i >= n ? n - 1 : i;
   if (mode == SKEIN_SAMPLER_ADDRESS_CLAMP)
@@ -998,7 +1015,7 @@ INLINE float frac_of(float f) { return f - __builtin_floorf(f); }
 /* The pixels a coordinate c (normalised or not, as the sampler says)
  * selects along an axis of n pixels: "Image Addressing and Filtering" of
  * the OpenCL C specification, mode by mode. */
-INLINE axis address(uint32_t sampler, float c, int64_t n) {
+INLINE axis address(uint32_t sampler, float c, int32_t n) {
   uint32_t mode = sampler & SKEIN_SAMPLER_ADDRESS_MASK;
   int linear = (sampler & SKEIN_SAMPLER_FILTER_MASK) ==
                SKEIN_SAMPLER_FILTER_LINEAR;
@@ -1042,7 +1059,7 @@ INLINE axis address(uint32_t sampler, float c, int64_t n) {
   if (!linear) {
     x.i0 = clamp_mode(mode, floor_int(u), n);
   } else {
-    int64_t i = floor_int(u - 0.5f);
+    int32_t i = floor_int(u - 0.5f);
     x.i0 = clamp_mode(mode, i, n);
     x.i1 = clamp_mode(mode, i + 1, n);
     x.a = frac_of(u - 0.5f);
@@ -1062,7 +1079,7 @@ INLINE axis address(uint32_t sampler, float c, int64_t n) {
  * constant, true where the read has a sampler (of a read_only image) and
  * guesses, so that p's own pixel may come from the aligned word that
  * holds it (load_raw_apart). */
-INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column,
+INLINE float4 texel_f(const grid *g, const int32_t p[3], int32_t column,
                       int sampled) {
   if (!inside(g, p))
     return (float4){0.0f, 0.0f, 0.0f,
@@ -1071,7 +1088,7 @@ INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column,
     return pixel_f_any(g->d, pixel_at(g, p));
   uint4 guessed = {0, 0, 0, 0}, raw;
   if (column >= 0 && column < g->extent[0]) {
-    int64_t q[3] = {column, p[1], p[2]};
+    int32_t q[3] = {column, p[1], p[2]};
     guessed = load_raw(g, pixel_at(g, q));
   }
   if (p[0] != column)
@@ -1081,7 +1098,7 @@ INLINE float4 texel_f(const grid *g, const int64_t p[3], int64_t column,
   return pixel_of_raw(g, raw);
 }
 
-INLINE uint4 texel_u(const grid *g, const int64_t p[3]) {
+INLINE uint4 texel_u(const grid *g, const int32_t p[3]) {
   if (!inside(g, p))
     return (uint4){0, 0, 0, border_alpha((uint32_t)g->key) ? 1u : 0u};
   return pixel_u(g, pixel_at(g, p));
@@ -1090,7 +1107,7 @@ INLINE uint4 texel_u(const grid *g, const int64_t p[3]) {
 /* An axis the sampler does not address: an array's layer, rounded and
  * clamped, or 0. */
 INLINE axis fixed_axis(const grid *g, int k, float c) {
-  int64_t i = k == g->layer_axis ? layer_of(c, g->extent[k]) : 0;
+  int32_t i = k == g->layer_axis ? layer_of(c, g->extent[k]) : 0;
   return (axis){i, i, 0.0f};
 }
 
@@ -1117,7 +1134,7 @@ INLINE void address_all(const grid *g, uint32_t sampler, float4 coord,
  * same in every mode and format. */
 INLINE float4 corner_f(const grid *g, const axis ax[3], int hx, int hy,
                        int hz, float4 sum) {
-  int64_t p[3] = {hx ? ax[0].i1 : ax[0].i0, hy ? ax[1].i1 : ax[1].i0,
+  int32_t p[3] = {hx ? ax[0].i1 : ax[0].i0, hy ? ax[1].i1 : ax[1].i0,
                   hz ? ax[2].i1 : ax[2].i0};
   float w = 1.0f;
   w *= hx ? ax[0].a : 1.0f - ax[0].a;
@@ -1126,7 +1143,7 @@ INLINE float4 corner_f(const grid *g, const axis ax[3], int hx, int hy,
   if (g->dims >= 3)
     w *= hz ? ax[2].a : 1.0f - ax[2].a;
   return sum +
-         w * texel_f(g, p, (int64_t)((uint64_t)g->lane_x + (uint64_t)hx), 1);
+         w * texel_f(g, p, (int32_t)((uint32_t)g->lane_x + (uint32_t)hx), 1);
 }
 
 /* read_imagef with a sampler and float coordinates. */
@@ -1136,7 +1153,7 @@ ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
   axis ax[3];
   address_all(&g, sampler, coord, ax);
   if ((sampler & SKEIN_SAMPLER_FILTER_MASK) != SKEIN_SAMPLER_FILTER_LINEAR) {
-    int64_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
+    int32_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
     return texel_f(&g, p, g.lane_x, 1);
   }
   /* Linear: the weighted sum over the 2, 4 or 8 pixels around the
@@ -1170,7 +1187,7 @@ ENTRY uint4 __skein_image_read_u(uint32_t type, const AS_GLOBAL void *image,
   sampler = (sampler & ~(uint32_t)SKEIN_SAMPLER_FILTER_MASK) |
             SKEIN_SAMPLER_FILTER_NEAREST;
   address_all(&g, sampler, coord, ax);
-  int64_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
+  int32_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
   return texel_u(&g, p);
 }
 
@@ -1181,7 +1198,7 @@ ENTRY uint4 __skein_image_read_u(uint32_t type, const AS_GLOBAL void *image,
  * read outside is undefined and gives the border colour). An array's
  * layer is clamped to its layers. */
 INLINE void int_pixel(const grid *g, uint32_t sampler, int4 coord,
-                      int64_t p[3]) {
+                      int32_t p[3]) {
   grid_coords_i(g, coord, p);
   uint32_t mode = sampler & SKEIN_SAMPLER_ADDRESS_MASK;
   for (int k = 0; k < 3; k++) {
@@ -1195,7 +1212,7 @@ INLINE void int_pixel(const grid *g, uint32_t sampler, int4 coord,
 ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
                                    uint32_t sampler, int4 coord) {
   grid g = grid_of(image, type, 0);
-  int64_t p[3];
+  int32_t p[3];
   int_pixel(&g, sampler, coord, p);
   /* Integer coordinates address pixels as they are, unless clamped to
    * the edge: only then can the guessed column help (coordinates that
@@ -1203,13 +1220,13 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
    * guess would only add a load). */
   int clamped = (sampler & SKEIN_SAMPLER_ADDRESS_MASK) ==
                 SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
-  return texel_f(&g, p, clamped ? g.lane_x : INT64_MIN, clamped);
+  return texel_f(&g, p, clamped ? g.lane_x : INT32_MIN, clamped);
 }
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,
                                   uint32_t sampler, int4 coord) {
   grid g = grid_of(image, type, 1);
-  int64_t p[3];
+  int32_t p[3];
   int_pixel(&g, sampler, coord, p);
   return texel_u(&g, p);
 }
@@ -1218,7 +1235,7 @@ ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,
 
 /* The pixel a write's coordinate names, or false outside the image
  * (undefined: the write is dropped). */
-INLINE int write_pixel(const grid *g, int4 coord, int64_t p[3]) {
+INLINE int write_pixel(const grid *g, int4 coord, int32_t p[3]) {
   grid_coords_i(g, coord, p);
   for (int k = g->dims; k < 3; k++)
     if (k != g->layer_axis)
@@ -1229,7 +1246,7 @@ INLINE int write_pixel(const grid *g, int4 coord, int64_t p[3]) {
 ENTRY void __skein_image_write_f(uint32_t type, const AS_GLOBAL void *image,
                                  int4 coord, float4 colour) {
   grid g = grid_of(image, type, 0);
-  int64_t p[3];
+  int32_t p[3];
   if (write_pixel(&g, coord, p))
     store_pixel_f(&g, pixel_at(&g, p), colour);
 }
@@ -1237,7 +1254,7 @@ ENTRY void __skein_image_write_f(uint32_t type, const AS_GLOBAL void *image,
 ENTRY void __skein_image_write_u(uint32_t type, const AS_GLOBAL void *image,
                                  int4 coord, uint4 colour) {
   grid g = grid_of(image, type, 1);
-  int64_t p[3];
+  int32_t p[3];
   if (write_pixel(&g, coord, p))
     store_pixel_u(g.d, pixel_at(&g, p), colour);
 }

@@ -21,7 +21,8 @@
 // - every other key call becomes a load of the key;
 // - __skein_image_lane_x(id), the column a read is guessed to sample,
 //   becomes the work-item's global x id in the versioned loops (their
-//   reads of that column are then contiguous loads), INT64_MIN elsewhere.
+//   reads of that column are then contiguous loads), INT32_MIN elsewhere
+//   (image.c truncates the column to 32 bits).
 // After the optimiser, cc_image_finish branches around each vectorised
 // pixel gather whose lanes are all off (the reads outside the guess).
 #include "compiler_internal.h"
@@ -477,8 +478,9 @@ void scalarize(Function &f) {
 // Replaces the __skein_image_lane_x(id) calls in f (image.c: the column
 // a read is guessed to sample; id is the work-item's global x id) by id
 // where `ids` (f is a versioned work-group function, its work-item loops
-// about to be vectorised), by INT64_MIN (no column: the guess folds
-// away, and the id with it) elsewhere.
+// about to be vectorised), by INT32_MIN (no column, also as image.c's
+// 32-bit column and plus 1: the guess folds away, and the id with it)
+// elsewhere.
 void lower_lane_x(Function &f, Function *lane_x, bool ids) {
   std::vector<CallInst *> hints;
   for (BasicBlock &bb : f)
@@ -487,7 +489,7 @@ void lower_lane_x(Function &f, Function *lane_x, bool ids) {
         hints.push_back(cast<CallInst>(&i));
   for (CallInst *h : hints) {
     Value *v = ids ? h->getArgOperand(0)
-                   : ConstantInt::get(h->getType(), (uint64_t)INT64_MIN);
+                   : ConstantInt::getSigned(h->getType(), INT32_MIN);
     h->replaceAllUsesWith(v);
     h->eraseFromParent();
   }

@@ -278,9 +278,14 @@ static void encode(const format *f, const float v[4], unsigned char *p) {
   }
 }
 
+/* The last two reach the ends of the int range (pixel indices are 32-bit
+ * in image.c): integer coordinates x - 2^31 and y + 2^31 - 128 (no
+ * overflow for this launch), float ones that far off (floor_int keeps
+ * them within +-2^30). */
 static const float shifts[][2] = {
     {0.0f, 0.0f}, {-0.75f, 0.25f}, {0.5f, -0.5f}, {1.3f, 2.6f},
     {-3.2f, -1.1f}, {40.25f, 0.0f},
+    {-2147483648.0f, 2147483520.0f}, {2147483520.0f, -2147483648.0f},
 };
 
 /* Runs every sampler over every versioned format and shift in the

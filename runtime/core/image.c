@@ -6,6 +6,7 @@
 #include "event.h"
 #include "platform.h"
 #include "queue.h"
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,7 +17,10 @@ bool rt_is_image(const void *m) {
 }
 
 size_t rt_image_max_buffer_pixels(void) {
-  return (size_t)(rt_device()->max_mem_alloc_size / 16);
+  /* At most INT32_MAX: a kernel addresses a 1D image buffer with an int,
+   * and builtins/image.c keeps every extent and pixel index in 32 bits. */
+  size_t pixels = (size_t)(rt_device()->max_mem_alloc_size / 16);
+  return pixels < INT32_MAX ? pixels : INT32_MAX;
 }
 
 cl_mem rt_image_new(cl_context ctx, cl_mem_flags flags,

@@ -30,7 +30,7 @@ typedef struct rt_image {
 #define RT_IMAGE_MAX_RW_ARGS 64
 #define RT_MAX_SAMPLERS 16
 /* CL_DEVICE_IMAGE_MAX_BUFFER_SIZE in pixels: what the largest buffer
- * holds of the largest (16-byte) pixels. */
+ * holds of the largest (16-byte) pixels, at most INT32_MAX. */
 size_t rt_image_max_buffer_pixels(void);
 
 /* True if image support is switched on for applications (SKEIN_IMAGES=1,
