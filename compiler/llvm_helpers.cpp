@@ -243,7 +243,8 @@ extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
 }
 
 extern "C" void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch) {
-  if (getenv("SKEIN_KEEP_SMALL_LOOPS"))
+  const char *keep = getenv("SKEIN_KEEP_SMALL_LOOPS");
+  if (keep && *keep && strcmp(keep, "0") != 0)
     return;   // to measure the change against LLVM's own choice
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
   auto *br = latch ? llvm::cast<llvm::Instruction>(llvm::unwrap(latch))

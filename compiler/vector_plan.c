@@ -228,10 +228,17 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
      * half8 in F16C code (haswell), ran faster split in the same runs. */
     bool fp_all_registers = body.fp_widest && !half_in_float &&
                             shape.carried >= t->vector_regs;
+    /* Without room to jam, a register-wide vector is split as long as
+     * its lanes fit the registers at all (int8 on AVX2: 16 of 16). A
+     * kernel of many such vectors (skein-bench-peak's float16 with 8
+     * chains per work-item: 256 carried lanes) brings its own chains:
+     * split, every lane spilled once its loop was unrolled whole
+     * (956-1101 GFLOPS against 1448-1624 kept on the 16-core Xeon). */
     bool fits = width_bits < t->vector_bits
                     ? shape.carried <= t->vector_regs && !fp_all_registers
                     : width_bits == t->vector_bits &&
-                          (shape.carried < t->vector_regs || !jam_room);
+                          (shape.carried < t->vector_regs ||
+                           (!jam_room && shape.carried <= t->vector_regs));
     plan.split = legal && (force >= 0 ? force != 0 : fits);
     /* Measured as the kernel wrote them, the loops unrolled_whole.h
      * takes as unrolled whole are no longer small once split: ask LLVM
