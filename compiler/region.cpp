@@ -24,8 +24,10 @@
 
 #include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/OptimizationRemarkEmitter.h>
 #include <llvm/Analysis/ScalarEvolution.h>
 #include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/Analysis/TargetTransformInfo.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Dominators.h>
 #include <llvm/IR/Function.h>
@@ -37,7 +39,11 @@
 #include <llvm/Support/raw_ostream.h>
 #include <llvm/Transforms/Utils/BasicBlockUtils.h>
 #include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/LCSSA.h>
 #include <llvm/Transforms/Utils/Local.h>
+#include <llvm/Transforms/Utils/LoopSimplify.h>
+#include <llvm/Transforms/Utils/LoopUtils.h>
+#include <llvm/Transforms/Utils/UnrollLoop.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <algorithm>
@@ -276,6 +282,100 @@ static bool one_jammable_loop(Function *f) {
   return true;
 }
 
+// Instructions a cut loop's trip should have at least per value it
+// carries: each trip of a cut loop is a region, whose work-item loop
+// loads the values the kernel's loop carries (its header's phis) from
+// the context block and stores them back. clpeak's compute loop carries
+// 2 floats (and its counter) through 16 multiply-adds a trip: on the
+// 16-core Xeon (AVX-512, 2026-11-26, three rounds) it ran at 1785-2115
+// GFLOPS float and 837-1019 double as written, and at 2100-2450 and
+// 1109-1157 with its body repeated 4 times a trip (the machine's FMA
+// peak: 2274-2575 and 1181-1261): the round trip through memory and the
+// work-item loop's own overhead cost a fifth of the peak at 8
+// instructions per carried value. A split float4 (8 lanes carried) has
+// the same ratio. MAX_CUT_TRIP_INSTRUCTIONS bounds the code growth.
+enum {
+  MIN_CUT_INSTRUCTIONS_PER_CARRIED = 24,
+  MAX_CUT_TRIP_INSTRUCTIONS = 1024,
+  MAX_CUT_UNROLL = 8
+};
+
+// Unrolls each innermost loop of a constant trip count that is short for
+// what it carries (fewer than MIN_CUT_INSTRUCTIONS_PER_CARRIED
+// instructions a trip per header phi) by the smallest power of two that
+// makes a trip long enough (at most MAX_CUT_UNROLL, and
+// MAX_CUT_TRIP_INSTRUCTIONS a trip) and divides the trip count, so that
+// no remainder loop is needed: the loop is cut at its head afterwards as
+// before, each region doing that many of the kernel's trips per context
+// round trip. Loops LLVM unrolls whole are left alone (they are not
+// cut). SKEIN_CUT_UNROLL=1 turns this off, to measure it.
+static void unroll_short_cut_loops(Cutter &c) {
+  const char *env = getenv("SKEIN_CUT_UNROLL");
+  if (env && atoi(env) == 1)
+    return;
+  DominatorTree dt(*c.F);
+  LoopInfo li(dt);
+  TargetLibraryInfoImpl tlii(Triple(c.F->getParent()->getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
+  AssumptionCache ac(*c.F);
+  ScalarEvolution se(*c.F, tli, ac, dt, li);
+  std::vector<Loop *> loops;
+  for (Loop *l : li.getLoopsInPreorder())
+    if (l->isInnermost() && !c.unrolled_whole.count(l->getHeader()) &&
+        !skein_loops::has_unroll_hint(l))
+      loops.push_back(l);
+  TargetTransformInfo tti(c.F->getParent()->getDataLayout());
+  for (Loop *l : loops) {
+    unsigned size = 0, carried = 0;
+    for (BasicBlock *bb : l->blocks())
+      size += (unsigned)bb->sizeWithoutDebug();
+    for (PHINode &phi : l->getHeader()->phis()) {
+      (void)phi;
+      carried++;
+    }
+    unsigned want = MIN_CUT_INSTRUCTIONS_PER_CARRIED * carried;
+    if (size == 0 || size >= want || se.getSmallConstantTripCount(l) < 3)
+      continue;
+    if (!simplifyLoop(l, &dt, &li, &se, &ac, nullptr, false) &&
+        !l->isLoopSimplifyForm())
+      continue;
+    // A loop as the front end writes it tests at its head, which runs
+    // once more than the body: the unroll count must divide the body's
+    // trips, so that only the first copy keeps the test and the copies
+    // run straight through. (Rotated first, the test would sit at the
+    // end of the region, whose exit path then kept its work-item loop
+    // from vectorising.)
+    unsigned trips = se.getSmallConstantTripCount(l);
+    BasicBlock *exiting = l->getExitingBlock();
+    if (!exiting)
+      continue;
+    if (exiting == l->getHeader() && exiting != l->getLoopLatch())
+      trips--;
+    else if (exiting != l->getLoopLatch())
+      continue;
+    if (trips < 2)
+      continue;
+    unsigned count = 1;
+    while (count < MAX_CUT_UNROLL && count * size < want &&
+           2 * count * size <= MAX_CUT_TRIP_INSTRUCTIONS)
+      count *= 2;
+    while (count > 1 && trips % count != 0)
+      count /= 2;
+    if (count < 2)
+      continue;
+    formLCSSARecursively(*l, dt, &li, &se);
+    OptimizationRemarkEmitter ore(c.F);
+    UnrollLoopOptions opts{};
+    opts.Count = count;
+    opts.Force = true;
+    opts.Runtime = false;
+    opts.AllowExpensiveTripCount = false;
+    opts.UnrollRemainder = false;
+    opts.ForgetAllSCEV = true;
+    UnrollLoop(l, opts, &li, &se, &dt, &ac, &tti, &ore, true);
+  }
+}
+
 // Puts a barrier at the head of every loop that all work-items of a group
 // run equally often (see above), except loops LLVM unrolls whole; false,
 // with c.why, if there is none.
@@ -289,6 +389,7 @@ static bool cut_loops(Cutter &c) {
         c.why = "atomics: work-items keep their own order";
         return false;
       }
+  unroll_short_cut_loops(c);
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);
   DominatorTree dt(*c.F);
@@ -333,6 +434,7 @@ static bool cut_loops(Cutter &c) {
 static bool syncs_uniform(Cutter &c) {
   if (c.loop_regions)
     return true;   // its only barriers are cut_loops', placed so
+  unroll_short_cut_loops(c);
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);
   c.divergent.clear();   // demote() computes it again, after the cuts

@@ -53,6 +53,21 @@ static const char *source =
     "  size_t g = get_global_id(0);\n"
     "  for (int i = 0; i < n; i++) o[g * n + i] = (int)g * 3 + i;\n"
     "}\n"
+    /* Constant trips, short bodies: region mode unrolls these loops
+     * (by 8 and 4) before cutting them (region.cpp), one with a store in
+     * every trip. */
+    "__kernel void const_trip(__global uint *o, __global uint *steps) {\n"
+    "  uint g = get_global_id(0), x = g, y = 7;\n"
+    "  for (int i = 0; i < 24; i++) {\n"
+    "    x = x * 3u + y; y = y ^ (x >> 3); steps[g * 24 + i] = x;\n"
+    "  }\n"
+    "  o[g] = x + y;\n"
+    "}\n"
+    "__kernel void const_chain(__global uint *o) {\n"
+    "  uint g = get_global_id(0), x = g, y = (uint)get_local_id(0);\n"
+    "  for (int i = 0; i < 40; i++) { x = x * 5u + y; y = (y * 3u) ^ x; }\n"
+    "  o[g] = x - y;\n"
+    "}\n"
     /* Serial \"task\" kernels of algorithm libraries: every work-item
      * computes the same result and stores it to one address. */
     "__kernel void task_count(__global const float *in, uint n, __global int *r) {\n"
@@ -156,6 +171,65 @@ static void test_tasks(test_env *env, cl_program p) {
   check_task(env, p, "task_any", many, 777, 11);
 }
 
+/* const_trip and const_chain over n work-items in groups of local,
+ * every result and every stored step against the host. */
+static void test_const_trips(test_env *env, cl_program p, size_t n,
+                             size_t local) {
+  cl_int err;
+  cl_kernel kt = clCreateKernel(p, "const_trip", &err);
+  REQUIRE_OK(err);
+  cl_kernel kc = clCreateKernel(p, "const_chain", &err);
+  REQUIRE_OK(err);
+  cl_mem bo = test_buffer(env, n * sizeof(cl_uint), NULL);
+  cl_mem bs = test_buffer(env, n * 24 * sizeof(cl_uint), NULL);
+  cl_mem bc = test_buffer(env, n * sizeof(cl_uint), NULL);
+  REQUIRE_OK(clSetKernelArg(kt, 0, sizeof bo, &bo));
+  REQUIRE_OK(clSetKernelArg(kt, 1, sizeof bs, &bs));
+  REQUIRE_OK(clSetKernelArg(kc, 0, sizeof bc, &bc));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, kt, 1, NULL, &n, &local, 0,
+                                    NULL, NULL));
+  REQUIRE_OK(clEnqueueNDRangeKernel(env->queue, kc, 1, NULL, &n, &local, 0,
+                                    NULL, NULL));
+  cl_uint *o = malloc(n * sizeof *o), *st = malloc(n * 24 * sizeof *st),
+          *c = malloc(n * sizeof *c);
+  if (!o || !st || !c) {
+    fprintf(stderr, "out of memory\n");
+    exit(1);
+  }
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, bo, CL_TRUE, 0, n * sizeof *o,
+                                 o, 0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, bs, CL_TRUE, 0,
+                                 n * 24 * sizeof *st, st, 0, NULL, NULL));
+  REQUIRE_OK(clEnqueueReadBuffer(env->queue, bc, CL_TRUE, 0, n * sizeof *c,
+                                 c, 0, NULL, NULL));
+  int bad = 0;
+  for (size_t g = 0; g < n; g++) {
+    cl_uint x = (cl_uint)g, y = 7;
+    for (int i = 0; i < 24; i++) {
+      x = x * 3u + y;
+      y = y ^ (x >> 3);
+      bad += st[g * 24 + i] != x;
+    }
+    bad += o[g] != x + y;
+    x = (cl_uint)g;
+    y = (cl_uint)(g % local);
+    for (int i = 0; i < 40; i++) {
+      x = x * 5u + y;
+      y = (y * 3u) ^ x;
+    }
+    bad += c[g] != x - y;
+  }
+  CHECK(bad == 0);
+  if (bad)
+    fprintf(stderr, "const_trip/const_chain (%zu items, groups of %zu): "
+                    "%d wrong\n", n, local, bad);
+  free(o);
+  free(st);
+  free(c);
+  clReleaseKernel(kt);
+  clReleaseKernel(kc);
+}
+
 static float host_uniform(float a, float y, int n) {
   float x = a;
   for (int i = 0; i < n; i++) {
@@ -171,6 +245,8 @@ int main(void) {
   cl_int err;
   cl_program p = test_build(&env, source, "-cl-std=CL3.0");
   test_tasks(&env, p);
+  test_const_trips(&env, p, 4096 + 77, 173);
+  test_const_trips(&env, p, 1024, 256);
   alarm(120);   /* a hang is a failure, not a stuck CI run */
   test_lock(&env, p);
   alarm(0);
