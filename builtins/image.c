@@ -579,7 +579,9 @@ INLINE int is_srgb(uint32_t order) {
  * alone is an ulp off for 126 codes, and an FMA correction would be a
  * library call on a CPU without FMA (the builtins are generic bitcode). */
 INLINE float unorm8(uint32_t code) {
-  float x = (float)(int32_t)(code * 0x10101u);
+  /* (float)code * 65793 is exact (an integer below 2^24): one vmulps,
+   * where the integer multiply by 0x10101 was a two-uop vpmulld. */
+  float x = (float)(int32_t)code * 65793.0f;
   uint32_t bits;
   __builtin_memcpy(&bits, &x, 4);
   /* Code 0 stays 0.0f: the float after 0 is a denormal, and a vector
@@ -588,7 +590,7 @@ INLINE float unorm8(uint32_t code) {
    * Emerald Rapids a black RGBA8 image's sampler-less copy took 8x as
    * long as with this test (skein-bench-images -m 0 -z: 55.4 -> 6.8
    * ms), and any 16 codes with a 0 among them paid it. */
-  bits += bits != 0;
+  bits += bits < 1u ? bits : 1u; /* a vpminud and a vpaddd */
   __builtin_memcpy(&x, &bits, 4);
   return x * 0x1p-24f;
 }
@@ -1106,11 +1108,16 @@ INLINE float4 texel_f(const grid *g, const int32_t p[3], int32_t column,
   if (!raw_format(g->key))
     return pixel_f_any(g->d, pixel_at(g, p));
   uint4 guessed = {0, 0, 0, 0}, raw;
-  if (column >= 0 && column < g->extent[0]) {
+  int guess_inside = column >= 0 && column < g->extent[0];
+  if (guess_inside) {
     int32_t q[3] = {column, p[1], p[2]};
     guessed = load_raw(g, pixel_at(g, q));
   }
-  if (p[0] != column)
+  /* p is inside, so p[0] == column only where the guess is: the first
+   * test changes nothing, but where the column is a constant outside
+   * (no guess: INT32_MIN) it folds the second away, which the optimiser
+   * could not (p[0] == INT32_MIN is impossible only inside). */
+  if (!guess_inside || p[0] != column)
     raw = sampled ? load_raw_apart(g, p) : load_raw(g, pixel_at(g, p));
   else
     raw = guessed;
