@@ -46,3 +46,13 @@ skein_target_variant_tests(avx2 SKEIN_TARGET_FEATURES=-avx512f
 # (compiler/math_lib.c, cc_math_define_runtime). Before they were
 # defined, every half kernel failed to link for SKEIN_CPU=x86-64-v2.
 skein_target_variant_tests(sse SKEIN_CPU=x86-64-v2 builtins-half kernel-types)
+
+# Half without AVX-512 FP16: on a CPU with it (Sapphire and Emerald
+# Rapids) Skein computes half in the hardware's half instructions, so the
+# plain tests check only that path there. SKEIN_CPU_FEATURES=-avx512fp16
+# compiles as for an AVX-512 CPU without it (a Zen 4 or 5): half in float
+# between F16C conversions, mad widened by compiler/half_lower.c, half
+# bodies vectorised by vector_plan.c's float rule. Elsewhere it changes
+# nothing.
+skein_target_variant_tests(nofp16 SKEIN_CPU_FEATURES=-avx512fp16
+  builtins-half collectives-half float-atomics kernel-types)
