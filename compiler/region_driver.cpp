@@ -160,6 +160,10 @@ static unsigned chains_for(const Cutter &c, Function *fn) {
   return dbl >= 32 ? std::min(2 * c.interleave, 8u) : c.interleave;
 }
 
+// The most work-items one trip of an interleaved region loop takes: 8
+// vectors of 16 (float on AVX-512); the narrower targets' trips divide it.
+enum { WIDE_TRIP_ITEMS = 128 };
+
 // Gives the work-item loop of latch its loop ID: the parallel accesses of
 // group (may be null), an interleave count (1: none), a vector width
 // (0 or 1: LLVM's choice) and an unroll count (1: LLVM's choice).
@@ -578,6 +582,26 @@ bool build_driver(Cutter &c, Function *rwg,
         collective ? std::vector<XPart>{{fns[r], x0, x_end}}
                    : split_at_guard(b, c, fns[r], fixed, n, x0, x_end,
                                     clones);
+    // An interleaved region loop takes IC vectors of work-items a trip
+    // (128 floats at 8 x 16 on AVX-512): a group of 64 never entered
+    // it, and ran LLVM's epilogue, one vector at a time, at a fifth of
+    // the peak (the 16-core Xeon, clpeak's float body, 2026-11-26). The
+    // strip's x range is split at its last multiple of WIDE_TRIP_ITEMS:
+    // the first part runs the wide loop, the rest a loop of half the
+    // interleave. SKEIN_NO_NARROW_TAIL=1 keeps one loop, to measure.
+    std::vector<unsigned> part_chains;
+    for (const XPart &part : parts)
+      part_chains.push_back(!collective && cc_vectorize_wanted()
+                                ? chains_for(c, part.fn)
+                                : 1);
+    if (parts.size() == 1 && part_chains[0] > 1 &&
+        !getenv("SKEIN_NO_NARROW_TAIL")) {
+      Value *wide_end = b.CreateAdd(
+          x0, b.CreateAnd(b.CreateSub(x_end, x0),
+                          b.getInt64(~(uint64_t)(WIDE_TRIP_ITEMS - 1))));
+      parts = {{fns[r], x0, wide_end}, {fns[r], wide_end, x_end}};
+      part_chains.push_back(std::max(1u, part_chains[0] / 2));
+    }
     std::vector<Instruction *> x_latches =
         emit_loops(b, parts, ls, n, fixed, calls);
     for (size_t k = 0; k < parts.size(); k++) {
@@ -586,8 +610,7 @@ bool build_driver(Cutter &c, Function *rwg,
         continue;
       }
       Function *fn = parts[k].fn;
-      set_loop_id(x_latches[k], mark_parallel_accesses(fn),
-                  cc_vectorize_wanted() ? chains_for(c, fn) : 1,
+      set_loop_id(x_latches[k], mark_parallel_accesses(fn), part_chains[k],
                   cc_vectorize_wanted() && c.loop_regions ? c.width : 0,
                   cc_vectorize_wanted() && c.loop_regions ? c.unroll : 1);
     }
