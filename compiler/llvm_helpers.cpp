@@ -196,16 +196,12 @@ static void inner_loops_access_vectors(llvm::Function &func,
                                        cc_vector_shape_t *shape) {
   shape->inner_vector_memory = false;
   shape->unrolled_vector_lanes = 0;
-  llvm::DominatorTree dt(func);
-  llvm::LoopInfo li(dt);
+  skein_loops::LoopAnalyses a(func);
+  llvm::LoopInfo &li = a.li;
+  llvm::ScalarEvolution &se = a.se;
   llvm::Loop *outer = latch ? li.getLoopFor(latch) : nullptr;
   if (latch && !outer)
     return;
-  llvm::TargetLibraryInfoImpl tlii(
-      llvm::Triple(func.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(tlii);
-  llvm::AssumptionCache ac(func);
-  llvm::ScalarEvolution se(func, tli, ac, dt, li);
   auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
   for (llvm::Loop *inner : loops) {
     if (inner == outer)
@@ -249,16 +245,12 @@ extern "C" void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch) {
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
   auto *br = latch ? llvm::cast<llvm::Instruction>(llvm::unwrap(latch))
                    : nullptr;
-  llvm::DominatorTree dt(func);
-  llvm::LoopInfo li(dt);
+  skein_loops::LoopAnalyses a(func);
+  llvm::LoopInfo &li = a.li;
+  llvm::ScalarEvolution &se = a.se;
   llvm::Loop *outer = br ? li.getLoopFor(br->getParent()) : nullptr;
   if (br && !outer)
     return;
-  llvm::TargetLibraryInfoImpl tlii(
-      llvm::Triple(func.getParent()->getTargetTriple()));
-  llvm::TargetLibraryInfo tli(tlii);
-  llvm::AssumptionCache ac(func);
-  llvm::ScalarEvolution se(func, tli, ac, dt, li);
   auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
   for (llvm::Loop *inner : loops)
     if (inner != outer && skein_loops::unrolled_whole(inner, se))

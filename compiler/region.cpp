@@ -253,14 +253,9 @@ static Function *barrier_decl(Module *m) {
 // instructions, and clpeak's float4 read was cut into regions whose loads
 // became gathers, though LLVM still unrolls it whole.
 static void find_unrolled_whole(Cutter &c) {
-  DominatorTree dt(*c.F);
-  LoopInfo li(dt);
-  TargetLibraryInfoImpl tlii(Triple(c.F->getParent()->getTargetTriple()));
-  TargetLibraryInfo tli(tlii);
-  AssumptionCache ac(*c.F);
-  ScalarEvolution se(*c.F, tli, ac, dt, li);
-  for (Loop *l : li.getLoopsInPreorder())
-    if (skein_loops::unrolled_whole(l, se))
+  skein_loops::LoopAnalyses a(*c.F);
+  for (Loop *l : a.li.getLoopsInPreorder())
+    if (skein_loops::unrolled_whole(l, a.se))
       c.unrolled_whole.insert(l->getHeader());
 }
 
@@ -313,12 +308,11 @@ static void unroll_short_cut_loops(Cutter &c) {
   const char *env = getenv("SKEIN_CUT_UNROLL");
   if (env && atoi(env) == 1)
     return;
-  DominatorTree dt(*c.F);
-  LoopInfo li(dt);
-  TargetLibraryInfoImpl tlii(Triple(c.F->getParent()->getTargetTriple()));
-  TargetLibraryInfo tli(tlii);
-  AssumptionCache ac(*c.F);
-  ScalarEvolution se(*c.F, tli, ac, dt, li);
+  skein_loops::LoopAnalyses a(*c.F);
+  DominatorTree &dt = a.dt;
+  LoopInfo &li = a.li;
+  AssumptionCache &ac = a.ac;
+  ScalarEvolution &se = a.se;
   std::vector<Loop *> loops;
   for (Loop *l : li.getLoopsInPreorder())
     if (l->isInnermost() && !c.unrolled_whole.count(l->getHeader()) &&

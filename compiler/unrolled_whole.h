@@ -6,13 +6,34 @@
 // memory accesses.
 #ifndef SKEIN_UNROLLED_WHOLE_H
 #define SKEIN_UNROLLED_WHOLE_H
+#include <llvm/Analysis/AssumptionCache.h>
 #include <llvm/Analysis/LoopInfo.h>
 #include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/IR/Metadata.h>
 
 #include <cstdint>
 
 namespace skein_loops {
+
+// The analyses the loop rules below need of one function, built together
+// (the dominator tree, loop info and scalar evolution over them).
+struct LoopAnalyses {
+  llvm::DominatorTree dt;
+  llvm::LoopInfo li;
+  llvm::TargetLibraryInfoImpl tlii;
+  llvm::TargetLibraryInfo tli;
+  llvm::AssumptionCache ac;
+  llvm::ScalarEvolution se;
+  explicit LoopAnalyses(llvm::Function &f)
+      : dt(f), li(dt),
+        tlii(llvm::Triple(f.getParent()->getTargetTriple())), tli(tlii),
+        ac(f), se(f, tli, ac, dt, li) {}
+};
 
 // Instructions times trips (header runs) of a loop up to which it is
 // taken as unrolled whole: O3's full-unroll threshold is 300 units of
