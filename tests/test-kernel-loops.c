@@ -235,6 +235,9 @@ static void test_const_trips(test_env *env, cl_program p, size_t n,
   free(o);
   free(st);
   free(c);
+  clReleaseMemObject(bo);
+  clReleaseMemObject(bs);
+  clReleaseMemObject(bc);
   clReleaseKernel(kt);
   clReleaseKernel(kc);
 }
