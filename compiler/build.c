@@ -735,6 +735,7 @@ static LLVMErrorRef optimize_part(void *ctx, LLVMModuleRef m) {
   if (err)
     return err;
   cc_image_finish(m);
+  cc_interleave_chains(m);
   cc_wg wg = pt->wg;
   wg.fn = LLVMGetNamedFunction(m, pt->fn_name);
   wg.body = LLVMGetNamedFunction(m, pt->body_name);
@@ -1362,6 +1363,7 @@ static cc_status backend(build *b) {
   if (st != CC_OK)
     return st;
   cc_image_finish(b->m);
+  cc_interleave_chains(b->m);
   stage_done(b, "optimize");
   estimate_private(b);
   dump(b->m, "optimized");

@@ -147,6 +147,11 @@ void cc_image_version(LLVMModuleRef m, bool versions);
 /* After the optimiser: branches around every masked gather of image
  * pixels (in a work-group function) whose mask has no lane set. */
 void cc_image_finish(LLVMModuleRef m);
+/* After the optimiser: in each single-block loop, orders long runs of
+ * memory-free arithmetic by dependency depth, so that unroll-and-jammed
+ * copies' chains alternate (chain_schedule.cpp). SKEIN_NO_CHAIN_INTERLEAVE=1
+ * leaves them. */
+void cc_interleave_chains(LLVMModuleRef m);
 
 /* Marks every loop of m "do not vectorise, do not interleave". */
 void cc_forbid_loop_vectorization(LLVMModuleRef m);

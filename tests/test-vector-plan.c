@@ -474,6 +474,39 @@ int main(int argc, char **argv) {
       }
       free(body);
     }
+    /* The jammed float16 body's chains alternate (chain_schedule.cpp):
+     * the loop's second multiply-add does not take the first's result.
+     * In the copies' order, each work-item's 16 dependent ones came one
+     * after another, beyond the out-of-order window's reach. */
+    if (t->vector_bits == 512) {
+      char *body = function_body(out, "chain_float16");
+      const char *first = body ? strstr(body, "@llvm.fmuladd.v16f32") : NULL;
+      const char *second =
+          first ? strstr(first + 1, "@llvm.fmuladd.v16f32") : NULL;
+      bool chained = true;
+      if (second) {
+        const char *line = first;
+        while (line > body && line[-1] != '\n')
+          line--;
+        char name[32] = "";
+        if (sscanf(line, " %31[^ =]", name) == 1) {
+          const char *eol = strchr(second, '\n');
+          char next[512];
+          snprintf(next, sizeof next, "%.*s",
+                   (int)(eol ? eol - second : 400), second);
+          char use1[40], use2[40];
+          snprintf(use1, sizeof use1, "%s,", name);
+          snprintf(use2, sizeof use2, "%s)", name);
+          chained = strstr(next, use1) || strstr(next, use2);
+        }
+      }
+      if (chained) {
+        fprintf(stderr, "%s chain_float16: jammed chains not interleaved\n",
+                t->cpu);
+        test_failures++;
+      }
+      free(body);
+    }
     if (t->vector_bits == 512 &&
         !mode_says(out, "", "chains8_float16", "vectors kept")) {
       fprintf(stderr, "%s chains8_float16: not kept\n", t->cpu);

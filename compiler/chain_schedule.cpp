@@ -1,0 +1,120 @@
+// This file contains the chain interleaver: after the optimiser, the
+// straight-line arithmetic of a single-block loop is reordered so that
+// independent dependency chains alternate, instruction by instruction.
+//
+// Why: unroll-and-jam (unroll_jam.cpp) puts the work-items' copies of a
+// kernel's loop body one after another, each a chain of dependent FMAs
+// (clpeak's float16: 16 copies of 16 FMAs). The out-of-order core finds
+// independent FMAs only within its scheduler window, about a hundred
+// instructions, so it saw six of the sixteen chains at a time: the
+// jammed loop ran at 70-80 % of the FMA peak on the 16-core Xeon while
+// its instructions were all FMAs. Ordered by depth (every copy's first
+// operation, then every copy's second, ...) the chains alternate as
+// the loop vectoriser's interleaved copies do. Only loops of one block
+// that touch no memory are reordered, and every instruction stays after
+// the values it uses: the order is a topological order of the same data
+// flow.
+#include "compiler_internal.h"
+
+#include <llvm/IR/BasicBlock.h>
+#include <llvm/IR/CFG.h>
+#include <llvm/IR/Function.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <vector>
+
+using namespace llvm;
+
+namespace {
+
+// Runs shorter than this, or with fewer floating-point operations, are
+// left as they are: the reordering is for long jammed bodies.
+enum { MIN_RUN = 64, MIN_FP_OPS = 32 };
+
+bool movable(const Instruction &i) {
+  if (isa<PHINode>(i) || i.isTerminator() || isa<AllocaInst>(i) ||
+      i.isEHPad() || i.mayReadOrWriteMemory() || i.mayHaveSideEffects())
+    return false;
+  if (const auto *call = dyn_cast<CallBase>(&i))
+    return isa<IntrinsicInst>(call) && !call->isConvergent() &&
+           !call->isInlineAsm();
+  return true;
+}
+
+bool floating_point(const Instruction &i) {
+  return i.getType()->getScalarType()->isFloatingPointTy() &&
+         (isa<BinaryOperator>(i) || isa<CallBase>(i) || isa<UnaryOperator>(i));
+}
+
+// Reorders run (consecutive movable instructions of one block) by depth
+// within the run, keeping the order of equal depths.
+void interleave_run(std::vector<Instruction *> &run) {
+  unsigned fp = 0;
+  for (Instruction *i : run)
+    fp += floating_point(*i);
+  if (run.size() < MIN_RUN || fp < MIN_FP_OPS)
+    return;
+  DenseMap<Instruction *, unsigned> depth;
+  for (Instruction *i : run) {
+    unsigned d = 0;
+    for (Value *op : i->operands())
+      if (auto *def = dyn_cast<Instruction>(op)) {
+        auto it = depth.find(def);
+        if (it != depth.end())
+          d = std::max(d, it->second + 1);
+      }
+    depth[i] = d;
+  }
+  std::vector<Instruction *> order = run;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](Instruction *a, Instruction *b) {
+                     return depth[a] < depth[b];
+                   });
+  Instruction *next = run.back()->getNextNode();
+  for (Instruction *i : order)
+    i->moveBefore(next);
+}
+
+// Whether bb is a loop of one block (it branches to itself) that does
+// nothing but arithmetic: a jammed body of chains. Loops that load or
+// store (the loop vectoriser's, whose copies already alternate) are left
+// as they are.
+bool arithmetic_self_loop(BasicBlock &bb) {
+  bool self = false;
+  for (BasicBlock *succ : successors(&bb))
+    self |= succ == &bb;
+  if (!self)
+    return false;
+  for (Instruction &i : bb)
+    if (!isa<PHINode>(i) && !i.isTerminator() && !movable(i))
+      return false;
+  return true;
+}
+
+} // namespace
+
+extern "C" void cc_interleave_chains(LLVMModuleRef mref) {
+  const char *off = getenv("SKEIN_NO_CHAIN_INTERLEAVE");
+  if (off && *off && *off != '0')
+    return;
+  for (Function &f : *unwrap(mref))
+    for (BasicBlock &bb : f) {
+      if (!arithmetic_self_loop(bb))
+        continue;
+      std::vector<Instruction *> run;
+      for (Instruction &i : bb) {
+        if (movable(i)) {
+          run.push_back(&i);
+          continue;
+        }
+        interleave_run(run);
+        run.clear();
+      }
+      // A block ends with its terminator, which is not movable: the
+      // last run was handled there.
+    }
+}
