@@ -24,14 +24,13 @@
 #include <llvm/IR/Module.h>
 
 #include <algorithm>
-#include <cstdlib>
 #include <vector>
 
 using namespace llvm;
 
 namespace {
 
-// Runs shorter than this, or with fewer floating-point operations, are
+// Bodies shorter than this, or with fewer floating-point operations, are
 // left as they are: the reordering is for long jammed bodies.
 enum { MIN_RUN = 64, MIN_FP_OPS = 32 };
 
@@ -50,16 +49,16 @@ bool floating_point(const Instruction &i) {
          (isa<BinaryOperator>(i) || isa<CallBase>(i) || isa<UnaryOperator>(i));
 }
 
-// Reorders run (consecutive movable instructions of one block) by depth
-// within the run, keeping the order of equal depths.
-void interleave_run(std::vector<Instruction *> &run) {
+// Reorders body (the instructions of a block between its phis and its
+// terminator, all movable) by depth, keeping the order of equal depths.
+void interleave_by_depth(const std::vector<Instruction *> &body) {
   unsigned fp = 0;
-  for (Instruction *i : run)
+  for (Instruction *i : body)
     fp += floating_point(*i);
-  if (run.size() < MIN_RUN || fp < MIN_FP_OPS)
+  if (body.size() < MIN_RUN || fp < MIN_FP_OPS)
     return;
   DenseMap<Instruction *, unsigned> depth;
-  for (Instruction *i : run) {
+  for (Instruction *i : body) {
     unsigned d = 0;
     for (Value *op : i->operands())
       if (auto *def = dyn_cast<Instruction>(op)) {
@@ -69,14 +68,14 @@ void interleave_run(std::vector<Instruction *> &run) {
       }
     depth[i] = d;
   }
-  std::vector<Instruction *> order = run;
+  std::vector<Instruction *> order = body;
   std::stable_sort(order.begin(), order.end(),
                    [&](Instruction *a, Instruction *b) {
                      return depth[a] < depth[b];
                    });
-  Instruction *next = run.back()->getNextNode();
+  Instruction *terminator = body.back()->getParent()->getTerminator();
   for (Instruction *i : order)
-    i->moveBefore(next);
+    i->moveBefore(terminator);
 }
 
 // Whether bb is a loop of one block (it branches to itself) that does
@@ -98,23 +97,16 @@ bool arithmetic_self_loop(BasicBlock &bb) {
 } // namespace
 
 extern "C" void cc_interleave_chains(LLVMModuleRef mref) {
-  const char *off = getenv("SKEIN_NO_CHAIN_INTERLEAVE");
-  if (off && *off && *off != '0')
+  if (cc_env_switch("SKEIN_NO_CHAIN_INTERLEAVE"))
     return;
   for (Function &f : *unwrap(mref))
-    for (BasicBlock &bb : f) {
-      if (!arithmetic_self_loop(bb))
-        continue;
-      std::vector<Instruction *> run;
-      for (Instruction &i : bb) {
-        if (movable(i)) {
-          run.push_back(&i);
-          continue;
-        }
-        interleave_run(run);
-        run.clear();
+    for (BasicBlock &bb : f)
+      if (arithmetic_self_loop(bb)) {
+        std::vector<Instruction *> body;
+        for (Instruction &i : bb)
+          if (!isa<PHINode>(i) && !i.isTerminator())
+            body.push_back(&i);
+        if (!body.empty())
+          interleave_by_depth(body);
       }
-      // A block ends with its terminator, which is not movable: the
-      // last run was handled there.
-    }
 }

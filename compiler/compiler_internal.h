@@ -152,6 +152,10 @@ void cc_image_finish(LLVMModuleRef m);
  * copies' chains alternate (chain_schedule.cpp). SKEIN_NO_CHAIN_INTERLEAVE=1
  * leaves them. */
 void cc_interleave_chains(LLVMModuleRef m);
+/* Whether the environment variable name is set to anything but "" or
+ * "0": the developers' switches that turn one code-generation choice
+ * off, to measure it (docs/features.md). */
+bool cc_env_switch(const char *name);
 
 /* Marks every loop of m "do not vectorise, do not interleave". */
 void cc_forbid_loop_vectorization(LLVMModuleRef m);

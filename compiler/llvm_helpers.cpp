@@ -181,6 +181,22 @@ static unsigned vector_phi_elements(llvm::Function &func) {
   return elements;
 }
 
+// The loops inside the loop of latch (its latch block), outermost
+// first; latch NULL: every loop of the function. None if latch is in no
+// loop.
+static std::vector<llvm::Loop *>
+loops_inside(skein_loops::LoopAnalyses &a, llvm::BasicBlock *latch) {
+  llvm::Loop *outer = latch ? a.li.getLoopFor(latch) : nullptr;
+  if (latch && !outer)
+    return {};
+  std::vector<llvm::Loop *> loops;
+  for (llvm::Loop *l :
+       outer ? outer->getLoopsInPreorder() : a.li.getLoopsInPreorder())
+    if (l != outer)
+      loops.push_back(l);
+  return loops;
+}
+
 // Whether a loop inside the loop of latch moves vectors to or from
 // memory (shape->inner_vector_memory): split into lanes, each access
 // would become a gather or a scatter across work-items, which costs a
@@ -197,16 +213,8 @@ static void inner_loops_access_vectors(llvm::Function &func,
   shape->inner_vector_memory = false;
   shape->unrolled_vector_lanes = 0;
   skein_loops::LoopAnalyses a(func);
-  llvm::LoopInfo &li = a.li;
-  llvm::ScalarEvolution &se = a.se;
-  llvm::Loop *outer = latch ? li.getLoopFor(latch) : nullptr;
-  if (latch && !outer)
-    return;
-  auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
-  for (llvm::Loop *inner : loops) {
-    if (inner == outer)
-      continue;
-    bool unrolled = skein_loops::unrolled_whole(inner, se);
+  for (llvm::Loop *inner : loops_inside(a, latch)) {
+    bool unrolled = skein_loops::unrolled_whole(inner, a.se);
     for (llvm::BasicBlock *bb : inner->blocks())
       for (llvm::Instruction &i : *bb) {
         llvm::Type *t = nullptr;
@@ -239,21 +247,14 @@ extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
 }
 
 extern "C" void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch) {
-  const char *keep = getenv("SKEIN_KEEP_SMALL_LOOPS");
-  if (keep && *keep && strcmp(keep, "0") != 0)
+  if (cc_env_switch("SKEIN_KEEP_SMALL_LOOPS"))
     return;   // to measure the change against LLVM's own choice
   auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
   auto *br = latch ? llvm::cast<llvm::Instruction>(llvm::unwrap(latch))
                    : nullptr;
   skein_loops::LoopAnalyses a(func);
-  llvm::LoopInfo &li = a.li;
-  llvm::ScalarEvolution &se = a.se;
-  llvm::Loop *outer = br ? li.getLoopFor(br->getParent()) : nullptr;
-  if (br && !outer)
-    return;
-  auto loops = outer ? outer->getLoopsInPreorder() : li.getLoopsInPreorder();
-  for (llvm::Loop *inner : loops)
-    if (inner != outer && skein_loops::unrolled_whole(inner, se))
+  for (llvm::Loop *inner : loops_inside(a, br ? br->getParent() : nullptr))
+    if (skein_loops::unrolled_whole(inner, a.se))
       skein_loops::ask_full_unroll(inner);
 }
 

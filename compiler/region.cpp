@@ -305,8 +305,7 @@ enum {
 // round trip. Loops LLVM unrolls whole are left alone (they are not
 // cut). SKEIN_CUT_UNROLL=1 turns this off, to measure it.
 static void unroll_short_cut_loops(Cutter &c) {
-  const char *env = getenv("SKEIN_CUT_UNROLL");
-  if (env && atoi(env) == 1)
+  if (cc_env_switch("SKEIN_CUT_UNROLL"))
     return;
   skein_loops::LoopAnalyses a(*c.F);
   DominatorTree &dt = a.dt;
@@ -320,15 +319,14 @@ static void unroll_short_cut_loops(Cutter &c) {
       loops.push_back(l);
   TargetTransformInfo tti(c.F->getParent()->getDataLayout());
   for (Loop *l : loops) {
-    unsigned size = 0, carried = 0;
+    unsigned size = 0;
     for (BasicBlock *bb : l->blocks())
       size += (unsigned)bb->sizeWithoutDebug();
-    for (PHINode &phi : l->getHeader()->phis()) {
-      (void)phi;
-      carried++;
-    }
+    auto phis = l->getHeader()->phis();
+    unsigned carried = (unsigned)std::distance(phis.begin(), phis.end());
     unsigned want = MIN_CUT_INSTRUCTIONS_PER_CARRIED * carried;
-    if (size == 0 || size >= want || se.getSmallConstantTripCount(l) < 3)
+    unsigned trips = se.getSmallConstantTripCount(l);
+    if (size == 0 || size >= want || trips < 3)
       continue;
     if (!simplifyLoop(l, &dt, &li, &se, &ac, nullptr, false) &&
         !l->isLoopSimplifyForm())
@@ -339,7 +337,6 @@ static void unroll_short_cut_loops(Cutter &c) {
     // run straight through. (Rotated first, the test would sit at the
     // end of the region, whose exit path then kept its work-item loop
     // from vectorising.)
-    unsigned trips = se.getSmallConstantTripCount(l);
     BasicBlock *exiting = l->getExitingBlock();
     if (!exiting)
       continue;
@@ -428,7 +425,6 @@ static bool cut_loops(Cutter &c) {
 static bool syncs_uniform(Cutter &c) {
   if (c.loop_regions)
     return true;   // its only barriers are cut_loops', placed so
-  unroll_short_cut_loops(c);
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);
   c.divergent.clear();   // demote() computes it again, after the cuts

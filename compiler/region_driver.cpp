@@ -595,7 +595,7 @@ bool build_driver(Cutter &c, Function *rwg,
                                 ? chains_for(c, part.fn)
                                 : 1);
     if (parts.size() == 1 && part_chains[0] > 1 &&
-        !getenv("SKEIN_NO_NARROW_TAIL")) {
+        !cc_env_switch("SKEIN_NO_NARROW_TAIL")) {
       Value *wide_end = b.CreateAdd(
           x0, b.CreateAnd(b.CreateSub(x_end, x0),
                           b.getInt64(~(uint64_t)(WIDE_TRIP_ITEMS - 1))));

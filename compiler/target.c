@@ -34,6 +34,11 @@ static void parse_llvm_options(void) {
   /* copy stays: LLVM's options may keep pointers into it. */
 }
 
+bool cc_env_switch(const char *name) {
+  const char *v = getenv(name);
+  return v && *v && strcmp(v, "0") != 0;
+}
+
 static void init_llvm(void) {
   LLVMInitializeNativeTarget();
   LLVMInitializeNativeAsmPrinter();

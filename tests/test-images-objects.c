@@ -56,6 +56,10 @@ static void check_device(void) {
   REQUIRE_OK(clGetDeviceInfo(env.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE,
                              sizeof alloc, &alloc, NULL));
   CHECK(dev_size(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE) * 16 <= alloc);
+  /* ... and an int coordinate reaches its every pixel, as builtins/
+   * image.c's 32-bit indices assume (the cap binds where the largest
+   * allocation passes 32 GiB). */
+  CHECK(dev_size(CL_DEVICE_IMAGE_MAX_BUFFER_SIZE) <= INT32_MAX);
 }
 
 /* The element size of a format, from the API specification's tables. */

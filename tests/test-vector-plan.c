@@ -269,6 +269,16 @@ static bool mode_says(const char *out, const char *what, const char *name,
   return false;
 }
 
+/* Counts a failure, naming target cpu and kernel name, unless out has
+ * the SKEIN_DUMP=modes line of mode_says(what, name, text). */
+static void expect_mode(const char *cpu, const char *out, const char *what,
+                        const char *name, const char *text) {
+  if (mode_says(out, what, name, text))
+    return;
+  fprintf(stderr, "%s %s: no \"%s\" in its modes line\n", cpu, name, text);
+  test_failures++;
+}
+
 /* Whether the plan of kernel name (its "skein: name: vectors ..." line)
  * jams no more work-items than the target's regs registers hold when
  * each needs per_item. A line without a jam passes. */
@@ -507,18 +517,13 @@ int main(int argc, char **argv) {
       }
       free(body);
     }
-    if (t->vector_bits == 512 &&
-        !mode_says(out, "", "chains8_float16", "vectors kept")) {
-      fprintf(stderr, "%s chains8_float16: not kept\n", t->cpu);
-      test_failures++;
-    }
+    if (t->vector_bits == 512)
+      expect_mode(t->cpu, out, "", "chains8_float16", "vectors kept");
     /* half16 with AVX-512 FP16, split, would carry its 32 lanes in all
      * 32 zmm registers (and spilled: clpeak's half16 at 84-165 GFLOPS
      * against 308-334 kept): it is kept and jammed (vector_plan.c). */
-    if (t->fp16 && !mode_says(out, "", "chain_half16", "vectors kept")) {
-      fprintf(stderr, "%s chain_half16: not kept\n", t->cpu);
-      test_failures++;
-    }
+    if (t->fp16)
+      expect_mode(t->cpu, out, "", "chain_half16", "vectors kept");
     /* Half chains jam no more work-items than the registers hold: where
      * half is float between conversions, each operation needs a
      * register beyond its values (half16 on AVX-512 without FP16 was
@@ -559,11 +564,8 @@ int main(int argc, char **argv) {
       test_failures++;
     }
     free(tree);
-    if (t->vector_bits == 512 &&
-        !mode_says(out, "kernel", "store_float16", "region mode")) {
-      fprintf(stderr, "%s store_float16: not in region mode\n", t->cpu);
-      test_failures++;
-    }
+    if (t->vector_bits == 512)
+      expect_mode(t->cpu, out, "kernel", "store_float16", "region mode");
     free(out);
   }
   return test_finish("vector-plan");
