@@ -240,10 +240,16 @@ INLINE void grid_coords_f(const grid *g, float4 c, float out[3]) {
 }
 
 /* Whether p lies inside the image: every axis tested without
- * short-circuits (one branch). */
+ * short-circuits (one branch), each as one unsigned comparison (an
+ * extent is below 2^31, so a negative index compares above it). Signed
+ * tests against 0 and the extent were two vector comparisons per axis,
+ * and InstCombine merged the sign tests of x and y into a vector or of
+ * the two (y uniform in a row): in the vectorised sampler-less R8 copy,
+ * 20 of 123 instructions per 64 pixels. */
 INLINE int inside(const grid *g, const int32_t p[3]) {
-  return (p[0] >= 0) & (p[0] < g->extent[0]) & (p[1] >= 0) &
-         (p[1] < g->extent[1]) & (p[2] >= 0) & (p[2] < g->extent[2]);
+  return ((uint32_t)p[0] < (uint32_t)g->extent[0]) &
+         ((uint32_t)p[1] < (uint32_t)g->extent[1]) &
+         ((uint32_t)p[2] < (uint32_t)g->extent[2]);
 }
 
 /* The bytes of one pixel: a constant for the formats that convert

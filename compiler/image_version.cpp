@@ -495,6 +495,76 @@ void lower_lane_x(Function &f, Function *lane_x, bool ids) {
   }
 }
 
+// Lets the loop vectoriser use AVX2's gathers in versioned work-group
+// function f. LLVM takes gathers for legal only on CPUs it tunes as
+// having fast ones (AVX-512, Skylake and later Intel cores); for the
+// others with AVX2 (Haswell, Broadwell, Zen 1-3) it costs a gather as one
+// branch and load per lane, and a versioned loop's reads through a
+// sampler, whose pixels outside the guessed column are a gather
+// (texel_f), then stayed scalar: with SKEIN_CPU=haswell the RGBA8 reads
+// with integer coordinates or nearest filtering ran 5-7x the same-work
+// buffer kernel. Those gathers run only where a lane misses the guess
+// (cc_image_finish branches around the others), so their speed hardly
+// matters; the tuning flag changes nothing else in the code generated.
+void allow_gathers(Function &f) {
+  Attribute a = f.getFnAttribute("target-features");
+  if (!a.isValid())
+    return;
+  StringRef fs = a.getValueAsString();
+  // The last entry of a feature wins.
+  bool avx2 = false, avx512 = false, fast = false;
+  SmallVector<StringRef, 128> entries;
+  fs.split(entries, ',', -1, false);
+  for (StringRef e : entries) {
+    bool on = e.front() == '+';
+    StringRef name = e.drop_front();
+    if (name == "avx2")
+      avx2 = on;
+    else if (name == "avx512f")
+      avx512 = on;
+    else if (name == "fast-gather")
+      fast = on;
+  }
+  if (!avx2 || avx512 || fast)
+    return;
+  f.addFnAttr("target-features", (fs + ",+fast-gather").str());
+}
+
+// Rewrites each 32-bit truncation of a global x id in f,
+// trunc(get_global_id(0)), as trunc(lx) + trunc(get_global_id(0) - lx),
+// lx the work-item loop's local x id (equal modulo 2^32). The difference
+// is loop-invariant, and a truncated induction variable is one the loop
+// vectoriser widens as a 32-bit vector induction of its own; otherwise it
+// widened the 64-bit id and truncated every vector of it: in the
+// sampler-less R8 copy's loop (64 pixels an iteration) 8 vpaddq, 8
+// vpmovqd and 4 vinserti64x4, of about 140 instructions. A kernel's
+// int coordinates and image.c's guessed column are such truncations.
+void narrow_ids(Function &f) {
+  std::vector<TruncInst *> truncs;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (auto *t = dyn_cast<TruncInst>(&i)) {
+        auto *call = dyn_cast<CallInst>(t->getOperand(0));
+        Function *c = call ? call->getCalledFunction() : nullptr;
+        if (c && c->getName() == "__skein_get_global_id" &&
+            call->arg_size() == 5 && t->getType()->isIntegerTy(32) &&
+            call->getType()->isIntegerTy(64) &&
+            call->getArgOperand(1)->getType() == call->getType() &&
+            isa<ConstantInt>(call->getArgOperand(4)) &&
+            cast<ConstantInt>(call->getArgOperand(4))->isZero())
+          truncs.push_back(t);
+      }
+  for (TruncInst *t : truncs) {
+    auto *call = cast<CallInst>(t->getOperand(0));
+    Value *lx = call->getArgOperand(1);
+    IRBuilder<> b(t);
+    Value *v = b.CreateAdd(b.CreateTrunc(lx, t->getType()),
+                           b.CreateTrunc(b.CreateSub(call, lx), t->getType()));
+    t->replaceAllUsesWith(v);
+    t->eraseFromParent();
+  }
+}
+
 } // namespace
 
 extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
@@ -541,6 +611,8 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
       lower_lane_x(f, lane_x, made > 0 && !(guess && *guess == '0'));
     if (made) {
       scalarize(f);
+      allow_gathers(f);
+      narrow_ids(f);
       if (cc_dump_enabled("modes"))
         fprintf(stderr, "skein: %s: image accesses versioned on %u formats",
                 f.getName().str().c_str(), formats);
