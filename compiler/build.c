@@ -399,16 +399,23 @@ static cc_status lower_all(build *b) {
 }
 
 /* Region-mode hook: region.cpp keeps region or fiber mode per kernel
- * (after lowering, before the module is verified and optimised). */
-static cc_status finish_regions(build *b) {
+ * (after lowering, before the module is verified and optimised). And,
+ * with keep_chains, chains of widened half mads made to stay in float
+ * (half_mad_chains.cpp) on the SSA values SROA leaves: here, before the
+ * regions are cut, so that region mode's slots across barriers carry
+ * the same float values as the other modes' registers. */
+static cc_status finish_regions(build *b, bool keep_chains) {
   bool any = false;
   for (unsigned k = 0; k < b->p->num_kernels; k++)
     any |= b->wgs[k].region_body != NULL;
   /* Private variables in registers first: only what lives across a
    * barrier should go to the per-work-item context. */
-  cc_status st = any ? run_passes(b, "function(sroa)") : CC_OK;
+  cc_status st =
+      any || keep_chains ? run_passes(b, "function(sroa)") : CC_OK;
   if (st != CC_OK)
     return st;
+  if (keep_chains)
+    cc_keep_half_mad_chains(b->m);
   for (unsigned k = 0; k < b->p->num_kernels; k++)
     cc_region_finish(b->m, &b->wgs[k], b->p->kernels[k].name);
   return CC_OK;
@@ -1304,13 +1311,14 @@ static cc_status backend(build *b) {
   if (st != CC_OK)
     return st;
   cc_math_prepare(b->m);   /* Sleef vector forms, relaxed-math forms */
-  cc_half_lower(b->m);     /* mad of halves without AVX-512 FP16 */
+  bool half_mads = cc_half_lower(b->m); /* mad of halves without FP16 */
   cc_dot_prepare(b->m);    /* VNNI forms of the integer dot products */
   cc_mark_workitem_inline(b->m, b->kernels, b->p->num_kernels);
   prepare_module(b);
   cc_guard_integer_division(b->m);
   if ((st = run_passes(b, "always-inline")) != CC_OK ||
-      (st = lower_all(b)) != CC_OK || (st = finish_regions(b)) != CC_OK ||
+      (st = lower_all(b)) != CC_OK ||
+      (st = finish_regions(b, half_mads)) != CC_OK ||
       (st = verify(b)) != CC_OK)
     return st;
   if (inject && strcmp(inject, "region") == 0 && cc_region_used)

@@ -218,6 +218,8 @@ typedef struct cc_vector_shape_t {
  * body, whose loops all count as inner). */
 void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
                      cc_vector_shape_t *shape);
+/* Promotes fn's private variables to registers (LLVM's SROA). */
+void cc_sroa_function(LLVMValueRef fn);
 /* Asks LLVM to unroll whole, before the loop vectoriser, every loop
  * inside the work-item loop of latch (NULL: every loop of fn) that
  * unrolled_whole.h takes as unrolled whole: called before a split into
@@ -274,8 +276,16 @@ void cc_drop_convergent(LLVMValueRef f);
 void cc_append_compiler_used(LLVMModuleRef m, LLVMValueRef *fns, unsigned n);
 
 /* Rewrites m's half fused multiply-adds (mad of halves) as float's for
- * a target without AVX-512 FP16 (half_lower.c). */
-void cc_half_lower(LLVMModuleRef m);
+ * a target without AVX-512 FP16 (half_lower.c); true if it rewrote any. */
+bool cc_half_lower(LLVMModuleRef m);
+
+/* Gives the mads cc_half_lower widened their operand mads' float results
+ * instead of those rounded to half and extended back, through phis too
+ * (half_mad_chains.cpp; SKEIN_ROUND_HALF_MADS=1 off). After SROA. */
+void cc_keep_half_mad_chains(LLVMModuleRef m);
+/* The same in one function, SROA first where it has widened mads: the
+ * work-item loop's body before vector_plan.c measures it. */
+void cc_keep_half_mad_chains_in(LLVMValueRef fn);
 
 /* The target, found once per process. */
 const cc_target *cc_target_get(void);

@@ -7,7 +7,11 @@
  * and the float fma vectorises. mad's accuracy is implementation-defined,
  * so the extra rounding is allowed; fma() of halves, which must be
  * correctly rounded, is computed in double by the library and never
- * reaches this intrinsic. */
+ * reaches this intrinsic.
+ *
+ * Each widened fma carries !fpmath (its result may be inexact: mad's),
+ * which marks it for half_mad_chains.cpp: a mad fed by another mad takes
+ * the float result, unrounded. */
 #include "compiler_internal.h"
 
 #include <string.h>
@@ -29,14 +33,21 @@ static void widen_call(LLVMModuleRef m, LLVMBuilderRef b, LLVMValueRef c) {
   for (unsigned i = 0; i < 3; i++)
     args[i] = LLVMBuildFPExt(b, LLVMGetOperand(c, i), float_t, "");
   LLVMValueRef wide = LLVMBuildCall2(b, fma_t, fma, args, 3, "");
+  /* !fpmath's operand is the error allowed in ulps; mad's is unbounded,
+   * and no target reads it on an fma: it is the mark. */
+  LLVMMetadataRef ulps =
+      LLVMValueAsMetadata(LLVMConstReal(LLVMFloatTypeInContext(ctx), 65536));
+  LLVMSetMetadata(wide, LLVMGetMDKindIDInContext(ctx, "fpmath", 6),
+                  LLVMMetadataAsValue(ctx, LLVMMDNodeInContext2(ctx, &ulps, 1)));
   LLVMValueRef narrow = LLVMBuildFPTrunc(b, wide, half_t, "");
   LLVMReplaceAllUsesWith(c, narrow);
   LLVMInstructionEraseFromParent(c);
 }
 
-void cc_half_lower(LLVMModuleRef m) {
+bool cc_half_lower(LLVMModuleRef m) {
   if (cc_target_get()->fp16_arith)
-    return;   /* vfmadd*ph does it in one instruction */
+    return false;   /* vfmadd*ph does it in one instruction */
+  bool widened = false;
   LLVMBuilderRef b = LLVMCreateBuilderInContext(LLVMGetModuleContext(m));
   for (LLVMValueRef f = LLVMGetFirstFunction(m); f;
        f = LLVMGetNextFunction(f)) {
@@ -50,9 +61,12 @@ void cc_half_lower(LLVMModuleRef m) {
     while (use) {
       LLVMValueRef user = LLVMGetUser(use);
       use = LLVMGetNextUse(use);
-      if (LLVMIsACallInst(user) && LLVMGetCalledValue(user) == f)
+      if (LLVMIsACallInst(user) && LLVMGetCalledValue(user) == f) {
         widen_call(m, b, user);
+        widened = true;
+      }
     }
   }
   LLVMDisposeBuilder(b);
+  return widened;
 }

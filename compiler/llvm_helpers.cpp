@@ -246,6 +246,12 @@ extern "C" void cc_vector_shape(LLVMValueRef fn, LLVMValueRef latch,
   inner_loops_access_vectors(func, br ? br->getParent() : nullptr, shape);
 }
 
+extern "C" void cc_sroa_function(LLVMValueRef fn) {
+  auto &func = *llvm::cast<llvm::Function>(llvm::unwrap(fn));
+  FunctionPasses passes;
+  llvm::SROAPass(llvm::SROAOptions::PreserveCFG).run(func, passes.fam);
+}
+
 extern "C" void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch) {
   if (cc_env_switch("SKEIN_KEEP_SMALL_LOOPS"))
     return;   // to measure the change against LLVM's own choice

@@ -569,6 +569,10 @@ static size_t lower_locals(LLVMBuilderRef b, LLVMModuleRef m, cc_wg *wg) {
 static void hint_interleave(cc_wg *wg) {
   if (wg->fiber || !cc_vectorize_wanted())
     return;   /* no loop over work-items, or no vectors wanted */
+  /* Chains of half mads in float first: the plan measures the body as
+   * it will run (a rounded chain's conversions would count twice the
+   * mads, and hide loops LLVM will unroll whole). */
+  cc_keep_half_mad_chains_in(wg->body);
   size_t len;
   cc_vector_plan plan = cc_plan_vectors(wg->body, wg->x_latch,
                                         LLVMGetValueName2(wg->fn, &len));

@@ -13,7 +13,7 @@ set(SKEIN_MODE_VARIANT_TESTS
   int-division
   builtins-async builtins-atomics builtins-atomics-c11 builtins-common
   builtins-integer generic-as program-globals device-enqueue svm pipes
-  spirv-enqueue spirv-14)
+  spirv-enqueue spirv-14 half-mad-chains)
 # The tests again as <topic>@<suffix>, with setting (NAME=value) in
 # their environment.
 function(skein_target_variant_tests suffix setting)
@@ -55,4 +55,4 @@ skein_target_variant_tests(sse SKEIN_CPU=x86-64-v2 builtins-half kernel-types)
 # bodies vectorised by vector_plan.c's float rule. Elsewhere it changes
 # nothing.
 skein_target_variant_tests(nofp16 SKEIN_CPU_FEATURES=-avx512fp16
-  builtins-half collectives-half float-atomics kernel-types)
+  builtins-half collectives-half float-atomics kernel-types half-mad-chains)

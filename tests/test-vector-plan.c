@@ -193,6 +193,14 @@ static int child(const char *cpu) {
   return 0;
 }
 
+/* How many times needle occurs in text. */
+static unsigned count_of(const char *text, const char *needle) {
+  unsigned n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+    n++;
+  return n;
+}
+
 /* The text of the first definition of @name in ir (malloc'd), or NULL. */
 static char *function_body(const char *ir, const char *name) {
   char head[128];
@@ -524,31 +532,42 @@ int main(int argc, char **argv) {
      * against 308-334 kept): it is kept and jammed (vector_plan.c). */
     if (t->fp16)
       expect_mode(t->cpu, out, "", "chain_half16", "vectors kept");
-    /* Half chains jam no more work-items than the registers hold: where
-     * half is float between conversions, each operation needs a
-     * register beyond its values (half16 on AVX-512 without FP16 was
-     * jammed 16 deep in 32 registers and spilled: 40 GFLOPS against 103
-     * with 8, compiler/vector_plan.c). */
+    /* Half chains jam no more work-items than the registers hold (half16
+     * on AVX-512 without FP16 was once jammed 16 deep in 32 registers
+     * and spilled: 40 GFLOPS against 103 with 8, compiler/vector_plan.c).
+     * Without FP16 a chain of mads is float arithmetic now, between
+     * conversions at its ends only (compiler/half_mad_chains.cpp). */
     static const struct {
       const char *name;
       unsigned lanes;
     } halves[] = {{"chain_half", 1}, {"chain_half8", 8}, {"chain_half16", 16}};
     unsigned regs = t->vector_bits == 512 ? 32 : 16;
     for (size_t i = 0; i < sizeof halves / sizeof *halves; i++) {
-      /* x and y of the work-item in float, and one for the
-       * conversions; with FP16, x and y in half */
+      /* x and y of the work-item: in float, or with FP16 in half */
       unsigned per_item =
-          t->fp16 ? (2 * halves[i].lanes * 16 + t->vector_bits - 1) /
-                        t->vector_bits
-                  : (2 * halves[i].lanes * 32 + t->vector_bits - 1) /
-                            t->vector_bits +
-                        1;
+          (2 * halves[i].lanes * (t->fp16 ? 16 : 32) + t->vector_bits - 1) /
+          t->vector_bits;
       if (t->vector_bits >= 256 &&
           !jam_fits(out, halves[i].name, regs, per_item)) {
         fprintf(stderr, "%s %s: jammed past the %u registers\n", t->cpu,
                 halves[i].name, regs);
         test_failures++;
       }
+    }
+    /* Without FP16, a chain of half mads stays in float between its
+     * ends (compiler/half_mad_chains.cpp): a rounding per mad, as
+     * before, cost two F16C conversions per multiply-add (clpeak's half
+     * at 25 GFLOPS where float ran at 170 on the 2-core Xeon, AVX2 code). */
+    for (size_t i = 0; !t->fp16 && i < sizeof halves / sizeof *halves; i++) {
+      char *body = function_body(out, halves[i].name);
+      unsigned fmas = body ? count_of(body, "@llvm.fma.") : 0;
+      unsigned rounds = body ? count_of(body, " fptrunc ") : 0;
+      if (!fmas || rounds * 4 >= fmas) {
+        fprintf(stderr, "%s %s: %u roundings to half for %u mads\n",
+                t->cpu, halves[i].name, rounds, fmas);
+        test_failures++;
+      }
+      free(body);
     }
     /* The tree's rounds run s work-items unmasked (region_driver.cpp's
      * split at the guard): no masked load or store, where AVX2 and
