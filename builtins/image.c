@@ -282,6 +282,32 @@ INLINE unsigned char *pixel_at(const grid *g, const int32_t p[3]) {
          (uint64_t)(int64_t)p[2] * g->slice_pitch;
 }
 
+/* The address of pixel q (inside the image, q[0] the guessed column) of
+ * a raw_format image, as a global pointer (load_raw_guessed): the
+ * image's data cast before the offsets are added and the column an
+ * index of a pointer to the pixel's type, zero-extended, so that the
+ * vectoriser sees consecutive columns at consecutive addresses (an
+ * explicit column * 4 of sign-extended 32-bit columns became shifts it
+ * cannot follow: the pixel loads of RGBA8 and R FLOAT were gathers). */
+INLINE const AS_GLOBAL unsigned char *guessed_at(const grid *g,
+                                                const int32_t q[3]) {
+  const AS_GLOBAL unsigned char *row =
+      (const AS_GLOBAL unsigned char *)g->data +
+      (uint64_t)(int64_t)q[1] * g->row_pitch +
+      (uint64_t)(int64_t)q[2] * g->slice_pitch;
+  uint64_t column = (uint32_t)q[0];
+  switch (pixel_bytes(g)) {
+  case 1:
+    return row + column;
+  case 4:
+    return (const AS_GLOBAL unsigned char *)((const AS_GLOBAL uint32_t *)row +
+                                             column);
+  default: /* 16 */
+    return (const AS_GLOBAL unsigned char *)((const AS_GLOBAL uint4 *)row +
+                                             column);
+  }
+}
+
 /* floor(f) as an integer, kept within +-2^30 (any pixel index of an
  * image lies well inside; NaN gives -2^30) so the conversion is defined
  * and the sums after it cannot overflow. */
@@ -766,20 +792,31 @@ INLINE int raw_format(uint64_t k) {
          k == FORMAT_KEY(CL_RGBA, CL_FLOAT) || k == FORMAT_KEY(CL_R, CL_FLOAT);
 }
 
-/* The bits of the pixel at p of a raw_format image. */
-INLINE uint4 load_raw(const grid *g, const unsigned char *p) {
-  uint4 raw = {0, 0, 0, 0};
-  if (g->key == FORMAT_KEY(CL_RGBA, CL_FLOAT)) {
-    __builtin_memcpy(&raw, p, 16);
-  } else if (g->key == FORMAT_KEY(CL_R, CL_UNORM_INT8)) {
-    raw.x = p[0];
-  } else {
-    uint32_t w;
-    __builtin_memcpy(&w, p, 4);
-    raw.x = w;
+/* The bits of the pixel at p of a raw_format image: load_raw through a
+ * plain pointer, load_raw_guessed through a global one (address space
+ * 1, the same memory). texel_f loads the guessed column's pixel through
+ * the latter and p's own through the former: where both are loads of
+ * one type, InstCombine merged the two into one load from an address
+ * chosen per work-item (foldPHIArgLoadIntoPHI), which the vectoriser
+ * made a gather of every lane (RGBA8 and R FLOAT reads with integer
+ * coordinates or nearest filtering); loads through pointers of two
+ * address spaces are never merged. */
+#define LOAD_RAW(name, space)                                              \
+  INLINE uint4 name(const grid *g, const space unsigned char *p) {        \
+    uint4 raw = {0, 0, 0, 0};                                              \
+    if (g->key == FORMAT_KEY(CL_RGBA, CL_FLOAT)) {                         \
+      __builtin_memcpy(&raw, p, 16);                                       \
+    } else if (g->key == FORMAT_KEY(CL_R, CL_UNORM_INT8)) {                \
+      raw.x = p[0];                                                        \
+    } else {                                                               \
+      uint32_t w;                                                          \
+      __builtin_memcpy(&w, p, 4);                                          \
+      raw.x = w;                                                           \
+    }                                                                      \
+    return raw;                                                            \
   }
-  return raw;
-}
+LOAD_RAW(load_raw, )
+LOAD_RAW(load_raw_guessed, AS_GLOBAL)
 
 /* The bits of pixel p of a raw_format image for a sampled read whose
  * column is not the guessed one (texel_f): once vectorised, a gather.
@@ -1117,7 +1154,7 @@ INLINE float4 texel_f(const grid *g, const int32_t p[3], int32_t column,
   int guess_inside = column >= 0 && column < g->extent[0];
   if (guess_inside) {
     int32_t q[3] = {column, p[1], p[2]};
-    guessed = load_raw(g, pixel_at(g, q));
+    guessed = load_raw_guessed(g, guessed_at(g, q));
   }
   /* p is inside, so p[0] == column only where the guess is: the first
    * test changes nothing, but where the column is a constant outside

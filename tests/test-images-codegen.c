@@ -9,6 +9,11 @@
  *     outside the guessed column are a gather, which LLVM takes for
  *     legal only on CPUs it tunes as having fast gathers (not Haswell,
  *     nor Zen 1-3), and the loop stayed scalar;
+ *   - such a read loads the pixels of the guessed column (the
+ *     work-item's own) with a contiguous masked load in every format of
+ *     4-byte pixels too (RGBA8, R FLOAT): InstCombine merged that load
+ *     with the one of the sampled pixel into one load of an address
+ *     chosen per lane, a gather of every lane;
  *   - the work-items' x ids are a 32-bit vector induction, not a 64-bit
  *     one truncated vector by vector;
  *   - the border tests are unsigned comparisons, one per axis.
@@ -153,6 +158,24 @@ int main(int argc, char **argv) {
         fprintf(stderr, "%s: nearest's loops are not vectorised (no "
                         "gather)\n", cpu);
         test_failures++;
+      }
+      /* RGBA8's and R FLOAT's guessed pixels: masked loads of vectors
+       * of i32 and float. */
+      static const char *const loads[] = {"i32.p", "f32.p"};
+      for (size_t l = 0; l < sizeof loads / sizeof *loads; l++) {
+        bool found = false;
+        for (const char *p = strstr(nearest, "@llvm.masked.load.v"); p;
+             p = strstr(p + 1, "@llvm.masked.load.v")) {
+          const char *end = strchr(p, '(');
+          const char *at = strstr(p, loads[l]);
+          if (end && at && at < end)
+            found = true;
+        }
+        if (!found) {
+          fprintf(stderr, "%s: nearest loads no vector of %.3s pixels "
+                          "contiguously\n", cpu, loads[l]);
+          test_failures++;
+        }
       }
       /* No vector of 64-bit ids (the pixel addresses are sign-extended
        * from 32 bits lane 0's, or by the gather). */
