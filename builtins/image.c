@@ -182,6 +182,12 @@ __attribute__((noinline, weak)) int64_t __skein_image_lane_x(int64_t id) {
  * the work-group function generator lowers in every execution mode. */
 __attribute__((const)) uint64_t _Z13get_global_idj(uint32_t dim);
 
+/* An extent of the descriptor as a 32-bit index bound. Every extent is
+ * below 2^31 (see grid); the mask says so to the optimiser, so that an
+ * unsigned test of a constant column INT32_MIN against it (texel_f's
+ * guessed column where there is no guess) folds to false. */
+INLINE int32_t extent_of(uint64_t n) { return (int32_t)(n & INT32_MAX); }
+
 /* The grid of image value `image` of type `type` (CL_MEM_OBJECT_IMAGE*),
  * which image.cl passes as a constant (each overload knows its image
  * type), so that once inlined the grid's shape folds away; `kind` 0 for
@@ -190,7 +196,7 @@ INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
   const skein_image *d = desc_of(image);
   uint64_t key = kind ? __skein_image_key_i(image) : __skein_image_key_f(image);
   grid g = {d,
-            {(int32_t)d->width, (int32_t)d->height, (int32_t)d->depth},
+            {extent_of(d->width), extent_of(d->height), extent_of(d->depth)},
             1,
             -1,
             type,
@@ -205,11 +211,11 @@ INLINE grid grid_of(const AS_GLOBAL void *image, uint32_t type, int kind) {
   switch (type) {
   case CL_MEM_OBJECT_IMAGE1D_ARRAY:
     g.extent[1] = 1;
-    g.extent[2] = (int32_t)d->array_size;
+    g.extent[2] = extent_of(d->array_size);
     g.layer_axis = 2;
     break;
   case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-    g.extent[2] = (int32_t)d->array_size;
+    g.extent[2] = extent_of(d->array_size);
     g.dims = 2;
     g.layer_axis = 2;
     break;
@@ -831,7 +837,15 @@ INLINE uint4 load_raw_apart(const grid *g, const int32_t p[3]) {
   const unsigned char *at = pixel_at(g, p);
   if (g->key != FORMAT_KEY(CL_R, CL_UNORM_INT8))
     return load_raw(g, at);
-  uint64_t skew = (uint64_t)(uintptr_t)at & 3;
+  /* The byte's place in its word from the low 32 bits of the data
+   * pointer and the offsets (the same bits as at's): computed from at,
+   * the 64-bit addresses were needed outside the gather, which is run
+   * only where a lane misses the guess (cc_image_finish), and their
+   * vector arithmetic ran in every iteration. */
+  uint32_t skew = ((uint32_t)(uintptr_t)g->data + (uint32_t)p[0] +
+                   (uint32_t)p[1] * (uint32_t)g->row_pitch +
+                   (uint32_t)p[2] * (uint32_t)g->slice_pitch) &
+                  3;
   uint32_t w;
   __builtin_memcpy(&w, __builtin_assume_aligned(at - skew, 4), 4);
   return (uint4){(w >> (8 * skew)) & 255, 0, 0, 0};
@@ -1142,16 +1156,19 @@ INLINE axis address(uint32_t sampler, float c, int32_t n) {
  * the other. The pixel is converted once, after the loads. sampled: a
  * constant, true where the read has a sampler (of a read_only image) and
  * guesses, so that p's own pixel may come from the aligned word that
- * holds it (load_raw_apart). */
+ * holds it (load_raw_apart). edge: p was clamped to the edge on every
+ * axis (a sampler's CLK_ADDRESS_CLAMP_TO_EDGE), so it is inside (every
+ * extent is at least 1), which the optimiser could not see through the
+ * clamps: the test was a vector compare and mask operations per read. */
 INLINE float4 texel_f(const grid *g, const int32_t p[3], int32_t column,
-                      int sampled) {
-  if (!inside(g, p))
+                      int sampled, int edge) {
+  if (!edge && !inside(g, p))
     return (float4){0.0f, 0.0f, 0.0f,
                     border_alpha((uint32_t)g->key) ? 1.0f : 0.0f};
   if (!raw_format(g->key))
     return pixel_f_any(g->d, pixel_at(g, p));
   uint4 guessed = {0, 0, 0, 0}, raw;
-  int guess_inside = column >= 0 && column < g->extent[0];
+  int guess_inside = (uint32_t)column < (uint32_t)g->extent[0];
   if (guess_inside) {
     int32_t q[3] = {column, p[1], p[2]};
     guessed = load_raw_guessed(g, guessed_at(g, q));
@@ -1202,7 +1219,7 @@ INLINE void address_all(const grid *g, uint32_t sampler, float4 coord,
  * the products and of the sums is the specification's formula's, the
  * same in every mode and format. */
 INLINE float4 corner_f(const grid *g, const axis ax[3], int hx, int hy,
-                       int hz, float4 sum) {
+                       int hz, int edge, float4 sum) {
   int32_t p[3] = {hx ? ax[0].i1 : ax[0].i0, hy ? ax[1].i1 : ax[1].i0,
                   hz ? ax[2].i1 : ax[2].i0};
   float w = 1.0f;
@@ -1212,7 +1229,8 @@ INLINE float4 corner_f(const grid *g, const axis ax[3], int hx, int hy,
   if (g->dims >= 3)
     w *= hz ? ax[2].a : 1.0f - ax[2].a;
   return sum +
-         w * texel_f(g, p, (int32_t)((uint32_t)g->lane_x + (uint32_t)hx), 1);
+         w * texel_f(g, p, (int32_t)((uint32_t)g->lane_x + (uint32_t)hx), 1,
+                     edge);
 }
 
 /* read_imagef with a sampler and float coordinates. */
@@ -1221,9 +1239,13 @@ ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
   grid g = grid_of(image, type, 0);
   axis ax[3];
   address_all(&g, sampler, coord, ax);
+  /* Clamped to the edge: every pixel the read takes is inside (an
+   * array's layer and the axes the sampler does not address are too). */
+  int edge = (sampler & SKEIN_SAMPLER_ADDRESS_MASK) ==
+             SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
   if ((sampler & SKEIN_SAMPLER_FILTER_MASK) != SKEIN_SAMPLER_FILTER_LINEAR) {
     int32_t p[3] = {ax[0].i0, ax[1].i0, ax[2].i0};
-    return texel_f(&g, p, g.lane_x, 1);
+    return texel_f(&g, p, g.lane_x, 1, edge);
   }
   /* Linear: the weighted sum over the 2, 4 or 8 pixels around the
    * coordinate, corner m (bit k: axis k's upper pixel) in increasing
@@ -1232,17 +1254,17 @@ ENTRY float4 __skein_image_read_f(uint32_t type, const AS_GLOBAL void *image,
    * loop over corners and axes kept the axes in memory, and the loop
    * scalar). */
   float4 sum = {0.0f, 0.0f, 0.0f, 0.0f};
-  sum = corner_f(&g, ax, 0, 0, 0, sum);
-  sum = corner_f(&g, ax, 1, 0, 0, sum);
+  sum = corner_f(&g, ax, 0, 0, 0, edge, sum);
+  sum = corner_f(&g, ax, 1, 0, 0, edge, sum);
   if (g.dims >= 2) {
-    sum = corner_f(&g, ax, 0, 1, 0, sum);
-    sum = corner_f(&g, ax, 1, 1, 0, sum);
+    sum = corner_f(&g, ax, 0, 1, 0, edge, sum);
+    sum = corner_f(&g, ax, 1, 1, 0, edge, sum);
   }
   if (g.dims >= 3) {
-    sum = corner_f(&g, ax, 0, 0, 1, sum);
-    sum = corner_f(&g, ax, 1, 0, 1, sum);
-    sum = corner_f(&g, ax, 0, 1, 1, sum);
-    sum = corner_f(&g, ax, 1, 1, 1, sum);
+    sum = corner_f(&g, ax, 0, 0, 1, edge, sum);
+    sum = corner_f(&g, ax, 1, 0, 1, edge, sum);
+    sum = corner_f(&g, ax, 0, 1, 1, edge, sum);
+    sum = corner_f(&g, ax, 1, 1, 1, edge, sum);
   }
   return sum;
 }
@@ -1289,7 +1311,7 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
    * guess would only add a load). */
   int clamped = (sampler & SKEIN_SAMPLER_ADDRESS_MASK) ==
                 SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
-  return texel_f(&g, p, clamped ? g.lane_x : INT32_MIN, clamped);
+  return texel_f(&g, p, clamped ? g.lane_x : INT32_MIN, clamped, clamped);
 }
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,

@@ -121,6 +121,27 @@ static char *function_body(const char *ir, const char *name) {
   return NULL;
 }
 
+/* How many times text occurs in body. */
+static unsigned count_calls(const char *body, const char *text) {
+  unsigned n = 0;
+  for (const char *p = strstr(body, text); p; p = strstr(p + 1, text))
+    n++;
+  return n;
+}
+
+/* Whether body has an instruction that starts with op (ending in '<')
+ * on vectors of elem. */
+static bool vector_of(const char *body, const char *op, const char *elem) {
+  for (const char *p = strstr(body, op); p; p = strstr(p + 1, op)) {
+    unsigned lanes;
+    char e[8];
+    if (sscanf(p + strlen(op) - 1, "<%u x %7[a-z0-9]>", &lanes, e) == 2 &&
+        strcmp(e, elem) == 0)
+      return true;
+  }
+  return false;
+}
+
 /* Whether body has a signed comparison of vectors of i32. */
 static bool signed_vector_compare(const char *body) {
   static const char *const preds[] = {"slt", "sle", "sgt", "sge"};
@@ -159,28 +180,21 @@ int main(int argc, char **argv) {
                         "gather)\n", cpu);
         test_failures++;
       }
-      /* RGBA8's and R FLOAT's guessed pixels: masked loads of vectors
-       * of i32 and float. */
-      static const char *const loads[] = {"i32.p", "f32.p"};
-      for (size_t l = 0; l < sizeof loads / sizeof *loads; l++) {
-        bool found = false;
-        for (const char *p = strstr(nearest, "@llvm.masked.load.v"); p;
-             p = strstr(p + 1, "@llvm.masked.load.v")) {
-          const char *end = strchr(p, '(');
-          const char *at = strstr(p, loads[l]);
-          if (end && at && at < end)
-            found = true;
-        }
-        if (!found) {
-          fprintf(stderr, "%s: nearest loads no vector of %.3s pixels "
-                          "contiguously\n", cpu, loads[l]);
-          test_failures++;
-        }
+      /* RGBA8's and R FLOAT's guessed pixels: a masked load of a vector
+       * of i32 or float in each of their copies. */
+      unsigned contiguous = count_calls(nearest, "x i32> @llvm.masked.load.") +
+                            count_calls(nearest, "x float> @llvm.masked.load.");
+      if (contiguous < 2) {
+        fprintf(stderr, "%s: nearest loads 32-bit pixels contiguously in "
+                        "%u loops, want 2 (RGBA8, R FLOAT)\n", cpu,
+                contiguous);
+        test_failures++;
       }
-      /* No vector of 64-bit ids (the pixel addresses are sign-extended
-       * from 32 bits lane 0's, or by the gather). */
-      if (strstr(samplerless, " x i64>")) {
-        fprintf(stderr, "%s: samplerless has vectors of i64\n", cpu);
+      /* No 64-bit vector induction of the ids, nor its truncation. */
+      if (vector_of(samplerless, "= phi <", "i64") ||
+          vector_of(samplerless, "= trunc <", "i64")) {
+        fprintf(stderr, "%s: samplerless has a vector induction of i64\n",
+                cpu);
         test_failures++;
       }
       if (signed_vector_compare(samplerless)) {
