@@ -530,36 +530,56 @@ void allow_gathers(Function &f) {
   f.addFnAttr("target-features", (fs + ",+fast-gather").str());
 }
 
-// Rewrites each 32-bit truncation of a global x id in f,
-// trunc(get_global_id(0)), as trunc(lx) + trunc(get_global_id(0) - lx),
-// lx the work-item loop's local x id (equal modulo 2^32). The difference
-// is loop-invariant, and a truncated induction variable is one the loop
+// The 64-bit phi (a work-item loop's local id) under v, an add chain
+// of at most a few levels, or null.
+PHINode *local_id_under(Value *v, unsigned depth = 0) {
+  if (auto *phi = dyn_cast<PHINode>(v))
+    return phi->getType()->isIntegerTy(64) ? phi : nullptr;
+  auto *add = dyn_cast<BinaryOperator>(v);
+  if (!add || add->getOpcode() != Instruction::Add || depth > 4)
+    return nullptr;
+  if (PHINode *p = local_id_under(add->getOperand(0), depth + 1))
+    return p;
+  return local_id_under(add->getOperand(1), depth + 1);
+}
+
+// Rewrites each 32-bit truncation of a global id in f, trunc(gid), as
+// trunc(lx) + trunc(gid - lx), lx the work-item loop's local id (equal
+// modulo 2^32): gid a call of __skein_get_global_id (lx its argument) or,
+// where the work-group function's builtins are inlined already (a split
+// build), an add chain over the loop's phi. The difference is
+// loop-invariant, and a truncated induction variable is one the loop
 // vectoriser widens as a 32-bit vector induction of its own; otherwise it
 // widened the 64-bit id and truncated every vector of it: in the
 // sampler-less R8 copy's loop (64 pixels an iteration) 8 vpaddq, 8
-// vpmovqd and 4 vinserti64x4, of about 140 instructions. A kernel's
-// int coordinates and image.c's guessed column are such truncations.
+// vpmovqd and 4 vinserti64x4, of about 140 instructions. A kernel's int
+// coordinates and image.c's guessed column are such truncations.
 void narrow_ids(Function &f) {
-  std::vector<TruncInst *> truncs;
+  std::vector<std::pair<TruncInst *, Value *>> truncs;
   for (BasicBlock &bb : f)
-    for (Instruction &i : bb)
-      if (auto *t = dyn_cast<TruncInst>(&i)) {
-        auto *call = dyn_cast<CallInst>(t->getOperand(0));
-        Function *c = call ? call->getCalledFunction() : nullptr;
-        if (c && c->getName() == "__skein_get_global_id" &&
-            call->arg_size() == 5 && t->getType()->isIntegerTy(32) &&
-            call->getType()->isIntegerTy(64) &&
-            call->getArgOperand(1)->getType() == call->getType() &&
-            isa<ConstantInt>(call->getArgOperand(4)) &&
-            cast<ConstantInt>(call->getArgOperand(4))->isZero())
-          truncs.push_back(t);
-      }
-  for (TruncInst *t : truncs) {
-    auto *call = cast<CallInst>(t->getOperand(0));
-    Value *lx = call->getArgOperand(1);
+    for (Instruction &i : bb) {
+      auto *t = dyn_cast<TruncInst>(&i);
+      if (!t || !t->getType()->isIntegerTy(32) ||
+          !t->getOperand(0)->getType()->isIntegerTy(64))
+        continue;
+      Value *gid = t->getOperand(0);
+      auto *call = dyn_cast<CallInst>(gid);
+      Function *c = call ? call->getCalledFunction() : nullptr;
+      if (c && c->getName() == "__skein_get_global_id" &&
+          call->arg_size() == 5 &&
+          call->getArgOperand(1)->getType() == gid->getType() &&
+          isa<ConstantInt>(call->getArgOperand(4)) &&
+          cast<ConstantInt>(call->getArgOperand(4))->isZero())
+        truncs.push_back({t, call->getArgOperand(1)});
+      else if (PHINode *lx = !call ? local_id_under(gid) : nullptr;
+               lx && lx != gid)
+        truncs.push_back({t, lx});
+    }
+  for (auto [t, lx] : truncs) {
+    Value *gid = t->getOperand(0);
     IRBuilder<> b(t);
     Value *v = b.CreateAdd(b.CreateTrunc(lx, t->getType()),
-                           b.CreateTrunc(b.CreateSub(call, lx), t->getType()));
+                           b.CreateTrunc(b.CreateSub(gid, lx), t->getType()));
     t->replaceAllUsesWith(v);
     t->eraseFromParent();
   }

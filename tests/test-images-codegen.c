@@ -42,6 +42,15 @@ static const char source[] =
     "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
     "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
     "  write_imagef(out, c, read_imagef(in, s, c));\n"
+    "}\n"
+    /* A barrier kernel (region mode): with one in the program, the
+     * work-item builtins are inlined before the image pass runs, so that
+     * the ids it narrows are add chains, not calls. */
+    "kernel void reverse(global int *p) {\n"
+    "  local int t[64];\n"
+    "  t[get_local_id(0)] = p[get_global_id(0)];\n"
+    "  barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "  p[get_global_id(0)] = t[63 - get_local_id(0)];\n"
     "}\n";
 
 static const char *const targets[] = {"haswell", "skylake-avx512"};
