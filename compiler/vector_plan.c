@@ -53,6 +53,7 @@ typedef struct body_profile {
   unsigned narrowest;      /* bits of its narrowest integer or float
                             * value (loads, stores, arithmetic); 0: none */
   bool fp_widest;          /* its widest vector is floating-point */
+  unsigned vector_int_muls; /* multiplies of integer vectors */
 } body_profile;
 
 /* Whether i calls one of the image builtins' format keys, which only
@@ -67,7 +68,7 @@ static bool image_key_call(LLVMValueRef i) {
 }
 
 static body_profile profile_body(LLVMValueRef fn) {
-  body_profile p = {0, 1, 0, 0, false, 0, false};
+  body_profile p = {0, 1, 0, 0, false, 0, false, 0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -85,6 +86,7 @@ static body_profile profile_body(LLVMValueRef fn) {
       bool int_vector = vector && k == LLVMIntegerTypeKind;
       p.ops += fp && (op == LLVMFAdd || op == LLVMFSub || op == LLVMFMul ||
                       op == LLVMFDiv || op == LLVMCall);
+      p.vector_int_muls += int_vector && op == LLVMMul;
       p.ops += int_vector && (op == LLVMAdd || op == LLVMSub ||
                               op == LLVMMul || op == LLVMShl ||
                               op == LLVMAnd || op == LLVMOr ||
@@ -234,11 +236,31 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
      * chains per work-item: 256 carried lanes) brings its own chains:
      * split, every lane spilled once its loop was unrolled whole
      * (956-1101 GFLOPS against 1448-1624 kept on the 16-core Xeon). */
+    /* Integer vectors wider than a register (int16 on AVX2, long16 on
+     * AVX-512) whose multiply is one instruction (32-bit elements on
+     * every x86-64-v2 CPU, 64-bit ones with AVX-512 DQ's vpmullq):
+     * kept, a work-item gives the multiplier one chain per register it
+     * fills, where vpmulld's 10 cycles and vpmullq's 15 want more than
+     * the FMA model's chains; split, each lane is a chain of its own
+     * across work-items. skein-bench-peak on the 16-core Xeon, three
+     * rounds (docs/performance.md): AVX2 int16 279-300 GIOPS kept,
+     * 354-436 split; AVX-512 long16 137-143 kept, 197-215 split. An
+     * emulated multiply is throughput-bound and split only spills (AVX2
+     * long16: 77-80 kept, 55-58 split). Vectors of two registers, as
+     * measured, with at most twice the registers' lanes carried, so that
+     * a kernel of many such vectors stays kept. */
+    bool int_mul_wide =
+        !body.fp_widest && body.vector_int_muls > 0 &&
+        width_bits == 2 * t->vector_bits &&
+        (body.bits == 32 ||
+         (body.bits == 64 && cc_feature_on(t->features, "avx512dq"))) &&
+        shape.carried <= 2 * t->vector_regs;
     bool fits = width_bits < t->vector_bits
                     ? shape.carried <= t->vector_regs && !fp_all_registers
-                    : width_bits == t->vector_bits &&
-                          (shape.carried < t->vector_regs ||
-                           (!jam_room && shape.carried <= t->vector_regs));
+                : width_bits == t->vector_bits
+                    ? shape.carried < t->vector_regs ||
+                          (!jam_room && shape.carried <= t->vector_regs)
+                    : int_mul_wide;
     plan.split = legal && (force >= 0 ? force != 0 : fits);
     /* Measured as the kernel wrote them, the loops unrolled_whole.h
      * takes as unrolled whole are no longer small once split: ask LLVM

@@ -554,6 +554,11 @@ int main(int argc, char **argv) {
         test_failures++;
       }
     }
+    /* int16 on AVX2 (two registers of 32-bit lanes, vpmulld's 10
+     * cycles): split, each lane a chain across work-items (vector_plan.c:
+     * 279-300 GIOPS kept, 354-436 split on the 16-core Xeon). */
+    if (t->vector_bits == 256)
+      expect_mode(t->cpu, out, "", "chain_int16", "split into lanes");
     /* Without FP16, a chain of half mads stays in float between its
      * ends (compiler/half_mad_chains.cpp): a rounding per mad, as
      * before, cost two F16C conversions per multiply-add (clpeak's half
