@@ -314,6 +314,15 @@ INLINE const AS_GLOBAL unsigned char *guessed_at(const grid *g,
   }
 }
 
+/* i clamped to 0..n - 1 (n is at least 1): a maximum and a minimum, in
+ * the form InstCombine makes smax and smin of (the nested choice on i
+ * that this replaced was four vector instructions, a compare, a blend,
+ * a shift and an and-not, per clamped coordinate). */
+INLINE int32_t clamp_edge(int32_t i, int32_t n) {
+  int32_t t = i > 0 ? i : 0;
+  return t < n - 1 ? t : n - 1;
+}
+
 /* floor(f) as an integer, kept within +-2^30 (any pixel index of an
  * image lies well inside; NaN gives -2^30) so the conversion is defined
  * and the sums after it cannot overflow. */
@@ -331,7 +340,7 @@ INLINE int32_t floor_int(float f) {
  * to the layers ("always CLK_ADDRESS_CLAMP_TO_EDGE"). */
 INLINE int32_t layer_of(float f, int32_t layers) {
   int32_t l = floor_int(__builtin_rintf(f));
-  return l < 0 ? 0 : l >= layers ? layers - 1 : l;
+  return clamp_edge(l, layers);
 }
 
 /* ---- Conversions of one channel (the Conversion Rules) ------------------ */
@@ -1082,7 +1091,7 @@ typedef struct axis {
  * wrap before this. Indices that stay outside read the border colour. */
 INLINE int32_t clamp_mode(uint32_t mode, int32_t i, int32_t n) {
   if (mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
-    return i < 0 ? 0 : i >= n ? n - 1 : i;
+    return clamp_edge(i, n);
   if (mode == SKEIN_SAMPLER_ADDRESS_CLAMP)
     return i < -1 ? -1 : i > n ? n : i;
   return i; /* NONE */
@@ -1294,7 +1303,7 @@ INLINE void int_pixel(const grid *g, uint32_t sampler, int4 coord,
   uint32_t mode = sampler & SKEIN_SAMPLER_ADDRESS_MASK;
   for (int k = 0; k < 3; k++) {
     if (k == g->layer_axis || mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
-      p[k] = p[k] < 0 ? 0 : p[k] >= g->extent[k] ? g->extent[k] - 1 : p[k];
+      p[k] = clamp_edge(p[k], g->extent[k]);
     else if (k >= g->dims)
       p[k] = 0;
   }
