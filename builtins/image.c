@@ -609,37 +609,33 @@ INLINE int is_srgb(uint32_t order) {
 }
 
 /* An 8-bit unorm code as float, exactly code / 255 as the Conversion
- * Rules say (the float division, correctly rounded), with 32-bit integer
- * and float operations only, which vectorise at full width. x = code *
- * 0x10101 (the code in three bytes: below 2^24, exact as a float) is
- * code * (2^24 - 1) / 255, so code / 255 = x * 2^-24 + x / (2^24 *
- * (2^24 - 1)), and that second term is more than half an ulp of x *
- * 2^-24 and less than one and a half: the quotient rounds to the float
- * after x, times 2^-24 (a power of two: exact). Code 0 gives 0 (x =
- * 0 is kept, never stepped to the denormal after it), 255 gives 1.0.
- * Checked for all 256 codes by tests/test-images-kernels.c (the
- * versioned R and RGBA loops and the generic path). The product
- * with the double reciprocal used before is exact too, but converts each
- * channel to double and back (half the vector width, three conversions),
- * which perf found among the main costs of a vectorised RGBA8 read; a
- * division is a long-latency vdivps per channel, the float reciprocal
- * alone is an ulp off for 126 codes, and an FMA correction would be a
- * library call on a CPU without FMA (the builtins are generic bitcode). */
+ * Rules say (the float division, correctly rounded), with float
+ * operations only, which vectorise at full width. x = code * 0x10101
+ * (the code in three bytes: below 2^24, exact as a float) is code *
+ * (2^24 - 1) / 255, so code / 255 = x * 2^-24 + x / (2^24 * (2^24 - 1)),
+ * and that second term is more than half an ulp of f = x * 2^-24 and
+ * less than one and a half: the quotient rounds to the float after f.
+ * So does f + f * 2^-24 (the product exact, a power of two, and more
+ * than half an ulp of f and less than one, never a tie: f is never a
+ * power of two, 0x10101 being odd), with no integer operation and no
+ * denormal anywhere: code 0 gives 0 + 0 (the float after 0, a
+ * denormal, made a vector multiply take a microcode assist on Intel
+ * cores when the code-0 lanes were stepped to it: skein-bench-images
+ * -m 0 -z, a black RGBA8 image's sampler-less copy, 55.4 -> 6.8 ms on
+ * the 2-core Emerald Rapids when code 0 was kept 0), 255 gives 1.0.
+ * The step after f was its bits plus 1 before, a compare, a mask move
+ * and a subtract per vector on AVX-512 where this is a multiply and an
+ * add. Checked for all 256 codes by tests/test-images-kernels.c (the
+ * versioned R and RGBA loops and the generic path). The product with
+ * the double reciprocal used before that is exact too, but converts
+ * each channel to double and back; a division is a long-latency vdivps
+ * per channel, the float reciprocal alone is an ulp off for 126 codes,
+ * and an FMA correction would be a library call on a CPU without FMA
+ * (the builtins are generic bitcode). */
 INLINE float unorm8(uint32_t code) {
-  /* (float)code * 65793 is exact (an integer below 2^24): one vmulps,
-   * where the integer multiply by 0x10101 was a two-uop vpmulld. */
-  float x = (float)(int32_t)code * 65793.0f;
-  uint32_t bits;
-  __builtin_memcpy(&bits, &x, 4);
-  /* Code 0 stays 0.0f: the float after 0 is a denormal, and a vector
-   * multiply with a denormal operand takes a microcode assist on Intel
-   * cores (kernels run without DAZ), for all 16 lanes: on the 2-core
-   * Emerald Rapids a black RGBA8 image's sampler-less copy took 8x as
-   * long as with this test (skein-bench-images -m 0 -z: 55.4 -> 6.8
-   * ms), and any 16 codes with a 0 among them paid it. */
-  bits += bits < 1u ? bits : 1u; /* a vpminud and a vpaddd */
-  __builtin_memcpy(&x, &bits, 4);
-  return x * 0x1p-24f;
+  /* (float)code * 65793 is exact (an integer below 2^24). */
+  float f = (float)(int32_t)code * 65793.0f * 0x1p-24f;
+  return f + f * 0x1p-24f;
 }
 
 /* One stored channel's bits as a float (normalised integer to float as
