@@ -27,9 +27,14 @@ namespace {
 
 // SKEIN_PERF: a comma-separated list of "map" and "jitdump" ("1" means
 // map), read once.
+// SKEIN_JIT_LINKER=rtdyld: the RTDyld layer without listeners, for
+// comparing the two linkers' placement of the same code (skein-bench-
+// peak's half8 ran 2.5-3x faster linked by RTDyld, docs/performance.md).
 struct perf_modes {
-  bool map = false, jitdump = false;
+  bool map = false, jitdump = false, rtdyld = false;
   perf_modes() {
+    const char *linker = getenv("SKEIN_JIT_LINKER");
+    rtdyld = linker && strcmp(linker, "rtdyld") == 0;
     const char *env = getenv("SKEIN_PERF");
     if (!env)
       return;
@@ -155,7 +160,7 @@ extern "C" void cc_jit_listeners_attach(LLVMOrcLLJITBuilderRef jb) {
     no_opt_next = false;
   }
   const perf_modes &m = modes();
-  if (!debug && !m.map && !m.jitdump)
+  if (!debug && !m.map && !m.jitdump && !m.rtdyld)
     return;
   // One of the four combinations, static: the creator keeps the pointer.
   static const layer_wants wants[2][2][2] = {

@@ -56,3 +56,10 @@ skein_target_variant_tests(sse SKEIN_CPU=x86-64-v2 builtins-half kernel-types)
 # nothing.
 skein_target_variant_tests(nofp16 SKEIN_CPU_FEATURES=-avx512fp16
   builtins-half collectives-half float-atomics kernel-types half-mad-chains)
+
+# The kernels linked by RTDyld instead of JITLink (SKEIN_JIT_LINKER=
+# rtdyld, compiler/jit_listeners.cpp): the linker -g and SKEIN_PERF
+# builds use, kept working for the placement comparisons of
+# docs/performance.md.
+skein_target_variant_tests(rtdyld SKEIN_JIT_LINKER=rtdyld
+  kernels kernel-loops kernel-vector-loops half-mad-chains)
