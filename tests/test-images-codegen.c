@@ -21,15 +21,12 @@
  * Each target needs its own process (the target is chosen once per
  * process): the test runs itself with --child TARGET, its stderr in a
  * file, and reads the file back. */
-#define _GNU_SOURCE /* setenv */
 #include "test_util.h"
 
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static const char source[] =
     "kernel void samplerless(read_only image2d_t in,\n"
@@ -54,89 +51,6 @@ static const char source[] =
     "}\n";
 
 static const char *const targets[] = {"haswell", "skylake-avx512"};
-
-/* The child: builds the program for SKEIN_CPU=cpu with the optimised IR
- * on stderr. */
-static int child(const char *cpu) {
-  setenv("SKEIN_CPU", cpu, 1);
-  setenv("SKEIN_DUMP", "optimized", 1);
-  cl_platform_id platform;
-  cl_device_id device;
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
-          CL_SUCCESS)
-    return 2;
-  cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  const char *src = source;
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  err = clBuildProgram(prog, 1, &device, "", NULL, NULL);
-  fprintf(stderr, "\nchild-build-status %d\n", err);
-  clReleaseProgram(prog);
-  clReleaseContext(ctx);
-  return 0;
-}
-
-/* The child's stderr for cpu (malloc'd), NULL if it could not run. */
-static char *run_child(const char *self, const char *cpu) {
-  char path[] = "/tmp/skein-images-codegen-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return NULL;
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fd, 2);
-    execl(self, self, "--child", cpu, (char *)NULL);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  char *text = NULL;
-  FILE *f = fdopen(fd, "r");
-  if (f) {
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    text = calloc(1, (size_t)size + 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
-      free(text);
-      text = NULL;
-    }
-    fclose(f);
-  }
-  unlink(path);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "%s: child failed (status %d)\n", cpu, status);
-    free(text);
-    return NULL;
-  }
-  return text;
-}
-
-/* The text of the definition of @__skein_wg_<name> in ir (malloc'd), or
- * NULL. */
-static char *function_body(const char *ir, const char *name) {
-  char head[128];
-  snprintf(head, sizeof head, "@__skein_wg_%s(", name);
-  for (const char *p = strstr(ir, head); p; p = strstr(p + 1, head)) {
-    const char *line = p;
-    while (line > ir && line[-1] != '\n')
-      line--;
-    if (strncmp(line, "define ", 7) != 0)
-      continue;
-    const char *end = strstr(p, "\n}\n");
-    return end ? strndup(line, (size_t)(end - line)) : NULL;
-  }
-  return NULL;
-}
-
-/* How many times text occurs in body. */
-static unsigned count_calls(const char *body, const char *text) {
-  unsigned n = 0;
-  for (const char *p = strstr(body, text); p; p = strstr(p + 1, text))
-    n++;
-  return n;
-}
 
 /* Whether body has an instruction that starts with op (ending in '<')
  * on vectors of elem. */
@@ -171,15 +85,15 @@ static bool signed_vector_compare(const char *body) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0)
-    return child(argv[2]);
+    return test_build_child(argv[2], "optimized", source);
   for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
     const char *cpu = targets[t];
-    char *out = run_child("/proc/self/exe", cpu);
+    char *out = test_run_child("/proc/self/exe", cpu);
     CHECK(out != NULL);
     if (!out)
       continue;
-    char *samplerless = function_body(out, "samplerless");
-    char *nearest = function_body(out, "nearest");
+    char *samplerless = test_wg_function_ir(out, "samplerless");
+    char *nearest = test_wg_function_ir(out, "nearest");
     CHECK(samplerless != NULL && nearest != NULL);
     if (samplerless && nearest) {
       /* The sampled read's gather of the pixels outside the guessed
@@ -191,8 +105,8 @@ int main(int argc, char **argv) {
       }
       /* RGBA8's and R FLOAT's guessed pixels: a masked load of a vector
        * of i32 or float in each of their copies. */
-      unsigned contiguous = count_calls(nearest, "x i32> @llvm.masked.load.") +
-                            count_calls(nearest, "x float> @llvm.masked.load.");
+      unsigned contiguous = test_count(nearest, "x i32> @llvm.masked.load.") +
+                            test_count(nearest, "x float> @llvm.masked.load.");
       if (contiguous < 2) {
         fprintf(stderr, "%s: nearest loads 32-bit pixels contiguously in "
                         "%u loops, want 2 (RGBA8, R FLOAT)\n", cpu,

@@ -489,24 +489,17 @@ static char *compile_and_link(int k) {
   return said;
 }
 
-static int count(const char *text, const char *word) {
-  int n = 0;
-  for (const char *p = strstr(text, word); p; p = strstr(p + 1, word))
-    n++;
-  return n;
-}
-
 /* A compile and a link are cached too; the embedded header is part of
  * the compile's key, and the changed object changes the link's. */
 static void test_compile_link(void) {
   fresh_dir("link");
   char *a = compile_and_link(3), *b = compile_and_link(3);
   char *c = compile_and_link(4);
-  printf("   compile+link: %d/%d/%d hits\n", count(a, "cache hit"),
-         count(b, "cache hit"), count(c, "cache hit"));
-  CHECK(count(a, "cache hit") == 0 && count(a, "cache stored") == 2);
-  CHECK(count(b, "cache hit") == 2 && count(b, "cache stored") == 0);
-  CHECK(count(c, "cache hit") == 0 && count(c, "cache stored") == 2);
+  printf("   compile+link: %d/%d/%d hits\n", test_count(a, "cache hit"),
+         test_count(b, "cache hit"), test_count(c, "cache hit"));
+  CHECK(test_count(a, "cache hit") == 0 && test_count(a, "cache stored") == 2);
+  CHECK(test_count(b, "cache hit") == 2 && test_count(b, "cache stored") == 0);
+  CHECK(test_count(c, "cache hit") == 0 && test_count(c, "cache stored") == 2);
   free(a);
   free(b);
   free(c);

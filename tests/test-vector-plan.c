@@ -12,7 +12,6 @@
  * Each target needs its own process (the target is chosen once per
  * process): the test runs itself with --child TARGET, its stderr in a
  * file, and reads the file back. */
-#define _GNU_SOURCE /* setenv */
 #include "test_util.h"
 
 #include <stdbool.h>
@@ -20,8 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 static const char source[] =
     "#define STEP(x, y) x = MAD(y, x, y); y = MAD(x, y, x);\n"
@@ -168,57 +165,6 @@ static const struct chain {
     {"chain_int16", "i32", 32, false},
 };
 
-/* The child: builds the program for SKEIN_CPU=cpu with the optimised IR
- * on stderr; prints the build status and log on stderr too. */
-static int child(const char *cpu) {
-  setenv("SKEIN_CPU", cpu, 1);
-  setenv("SKEIN_DUMP", "optimized,modes", 1);
-  cl_platform_id platform;
-  cl_device_id device;
-  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
-      clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
-          CL_SUCCESS)
-    return 2;
-  cl_int err;
-  cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
-  const char *src = source;
-  cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-  err = clBuildProgram(prog, 1, &device, "", NULL, NULL);
-  char log[4096] = "";
-  clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
-                        NULL);
-  fprintf(stderr, "\nchild-build-status %d\nchild-build-log %s\n", err, log);
-  clReleaseProgram(prog);
-  clReleaseContext(ctx);
-  return 0;
-}
-
-/* How many times needle occurs in text. */
-static unsigned count_of(const char *text, const char *needle) {
-  unsigned n = 0;
-  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
-    n++;
-  return n;
-}
-
-/* The text of the first definition of @name in ir (malloc'd), or NULL. */
-static char *function_body(const char *ir, const char *name) {
-  char head[128];
-  snprintf(head, sizeof head, "@__skein_wg_%s(", name);
-  for (const char *p = strstr(ir, head); p; p = strstr(p + 1, head)) {
-    const char *line = p;
-    while (line > ir && line[-1] != '\n')
-      line--;
-    if (strncmp(line, "define ", 7) != 0)
-      continue;
-    const char *end = strstr(p, "\n}\n");
-    if (!end)
-      return NULL;
-    return strndup(line, (size_t)(end - line));
-  }
-  return NULL;
-}
-
 /* How many multiply-adds of body work on vectors of elem with at least
  * min_bits: llvm.fma/fmuladd calls for floating point, mul for i32. */
 static unsigned wide_ops(const char *body, const struct chain *c,
@@ -311,43 +257,6 @@ static bool jam_fits(const char *out, const char *name, unsigned regs,
   return jam * per_item <= regs;
 }
 
-/* Runs the child for t and returns its stderr (malloc'd), NULL if it
- * could not run. */
-static char *run_child(const char *self, const struct target *t) {
-  char path[] = "/tmp/skein-vector-plan-XXXXXX";
-  int fd = mkstemp(path);
-  if (fd < 0)
-    return NULL;
-  pid_t pid = fork();
-  if (pid == 0) {
-    dup2(fd, 2);
-    execl(self, self, "--child", t->cpu, (char *)NULL);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  FILE *f = fdopen(fd, "r");
-  char *text = NULL;
-  if (f) {
-    fseek(f, 0, SEEK_END);
-    long size = ftell(f);
-    rewind(f);
-    text = calloc(1, (size_t)size + 1);
-    if (text && fread(text, 1, (size_t)size, f) != (size_t)size) {
-      free(text);
-      text = NULL;
-    }
-    fclose(f);
-  }
-  unlink(path);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
-    fprintf(stderr, "%s: child failed (status %d)\n", t->cpu, status);
-    free(text);
-    return NULL;
-  }
-  return text;
-}
-
 /* Whether the host can run t's code: every AVX-512 target needs
  * AVX-512F (and the rest of its set, which every AVX-512 CPU Skein
  * meets has), AVX2 targets AVX2 and FMA. */
@@ -365,10 +274,10 @@ static bool host_runs(const struct target *t) {
 
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0)
-    return child(argv[2]);
+    return test_build_child(argv[2], "optimized,modes", source);
   for (size_t k = 0; k < sizeof targets / sizeof *targets; k++) {
     const struct target *t = &targets[k];
-    char *out = run_child("/proc/self/exe", t);
+    char *out = test_run_child("/proc/self/exe", t->cpu);
     CHECK(out != NULL);
     if (!out)
       continue;
@@ -385,7 +294,7 @@ int main(int argc, char **argv) {
     }
     for (size_t i = 0; i < sizeof chains / sizeof *chains; i++) {
       const struct chain *c = &chains[i];
-      char *body = function_body(out, c->name);
+      char *body = test_wg_function_ir(out, c->name);
       CHECK(body != NULL);
       if (!body) {
         fprintf(stderr, "%s: no work-group function for %s\n", t->cpu,
@@ -464,7 +373,7 @@ int main(int argc, char **argv) {
                                         "read_float4"};
     unsigned min_bits = t->vector_bits < 256 ? t->vector_bits : 256;
     for (size_t r = 0; r < sizeof reads / sizeof *reads; r++) {
-      char *read = function_body(out, reads[r]);
+      char *read = test_wg_function_ir(out, reads[r]);
       if (!read || !wide_loads(read, min_bits) ||
           !mode_says(out, "kernel", reads[r], "loop mode")) {
         fprintf(stderr, "%s %s: %s\n", t->cpu, reads[r],
@@ -483,7 +392,7 @@ int main(int argc, char **argv) {
         {"short_double4", "double", 64, false},
     };
     for (size_t i = 0; i < sizeof shorts / sizeof *shorts; i++) {
-      char *body = function_body(out, shorts[i].name);
+      char *body = test_wg_function_ir(out, shorts[i].name);
       unsigned n = body ? wide_ops(body, &shorts[i], t->vector_bits) : 0;
       if (n < 16) {
         fprintf(stderr, "%s %s: %u multiply-adds of %u bits or more\n",
@@ -497,7 +406,7 @@ int main(int argc, char **argv) {
      * In the copies' order, each work-item's 16 dependent ones came one
      * after another, beyond the out-of-order window's reach. */
     if (t->vector_bits == 512) {
-      char *body = function_body(out, "chain_float16");
+      char *body = test_wg_function_ir(out, "chain_float16");
       const char *first = body ? strstr(body, "@llvm.fmuladd.v16f32") : NULL;
       const char *second =
           first ? strstr(first + 1, "@llvm.fmuladd.v16f32") : NULL;
@@ -564,9 +473,9 @@ int main(int argc, char **argv) {
      * before, cost two F16C conversions per multiply-add (clpeak's half
      * at 25 GFLOPS where float ran at 170 on the 2-core Xeon, AVX2 code). */
     for (size_t i = 0; !t->fp16 && i < sizeof halves / sizeof *halves; i++) {
-      char *body = function_body(out, halves[i].name);
-      unsigned fmas = body ? count_of(body, "@llvm.fma.") : 0;
-      unsigned rounds = body ? count_of(body, " fptrunc ") : 0;
+      char *body = test_wg_function_ir(out, halves[i].name);
+      unsigned fmas = body ? test_count(body, "@llvm.fma.") : 0;
+      unsigned rounds = body ? test_count(body, " fptrunc ") : 0;
       if (!fmas || rounds * 4 >= fmas) {
         fprintf(stderr, "%s %s: %u roundings to half for %u mads\n",
                 t->cpu, halves[i].name, rounds, fmas);
@@ -578,7 +487,7 @@ int main(int argc, char **argv) {
      * split at the guard): no masked load or store, where AVX2 and
      * AVX-512 code had them in every round. (The last region's lid == 0
      * is not split: AVX-512 code gathers and scatters there.) */
-    char *tree = function_body(out, "tree_int");
+    char *tree = test_wg_function_ir(out, "tree_int");
     if (!tree || strstr(tree, "@llvm.masked.load") ||
         strstr(tree, "@llvm.masked.store") ||
         !mode_says(out, "kernel", "tree_int", "region mode")) {

@@ -1,8 +1,10 @@
 /* This file contains the helpers shared by every test. */
+#define _GNU_SOURCE /* setenv, strndup */
 #include "test_util.h"
 #include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 int test_failures;
@@ -237,4 +239,86 @@ void *test_read_file(const char *dir, const char *name, size_t *size) {
   fclose(f);
   *size = buf ? (size_t)n : 0;
   return buf;
+}
+
+char *test_run_child(const char *self, const char *arg) {
+  char path[] = "/tmp/skein-test-child-XXXXXX";
+  int fd = mkstemp(path);
+  if (fd < 0)
+    return NULL;
+  pid_t pid = fork();
+  if (pid == 0) {
+    dup2(fd, 2);
+    execl(self, self, "--child", arg, (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  char *text = NULL;
+  FILE *f = fdopen(fd, "r");
+  if (f) {
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    rewind(f);
+    text = calloc(1, (size_t)(size > 0 ? size : 0) + 1);
+    if (text && size > 0 && fread(text, 1, (size_t)size, f) != (size_t)size) {
+      free(text);
+      text = NULL;
+    }
+    fclose(f);
+  } else {
+    close(fd);
+  }
+  unlink(path);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    fprintf(stderr, "%s: child failed (status %d)\n", arg, status);
+    free(text);
+    return NULL;
+  }
+  return text;
+}
+
+char *test_wg_function_ir(const char *ir, const char *name) {
+  char head[128];
+  snprintf(head, sizeof head, "@__skein_wg_%s(", name);
+  for (const char *p = strstr(ir, head); p; p = strstr(p + 1, head)) {
+    const char *line = p;
+    while (line > ir && line[-1] != '\n')
+      line--;
+    if (strncmp(line, "define ", 7) != 0)
+      continue;
+    const char *end = strstr(p, "\n}\n");
+    return end ? strndup(line, (size_t)(end - line)) : NULL;
+  }
+  return NULL;
+}
+
+unsigned test_count(const char *text, const char *needle) {
+  unsigned n = 0;
+  for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))
+    n++;
+  return n;
+}
+
+int test_build_child(const char *cpu, const char *dump, const char *source) {
+  setenv("SKEIN_CPU", cpu, 1);
+  setenv("SKEIN_DUMP", dump, 1);
+  cl_platform_id platform;
+  cl_device_id device;
+  if (clGetPlatformIDs(1, &platform, NULL) != CL_SUCCESS ||
+      clGetDeviceIDs(platform, CL_DEVICE_TYPE_CPU, 1, &device, NULL) !=
+          CL_SUCCESS)
+    return 2;
+  cl_int err;
+  cl_context ctx = clCreateContext(NULL, 1, &device, NULL, NULL, &err);
+  cl_program prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
+  err = clBuildProgram(prog, 1, &device, "", NULL, NULL);
+  char log[4096] = "";
+  clGetProgramBuildInfo(prog, device, CL_PROGRAM_BUILD_LOG, sizeof log, log,
+                        NULL);
+  fprintf(stderr, "\nchild-build-status %d\nchild-build-log %s\n", err,
+          log);
+  clReleaseProgram(prog);
+  clReleaseContext(ctx);
+  return 0;
 }

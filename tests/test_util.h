@@ -112,6 +112,22 @@ typedef struct test_capture {
 void test_capture_begin(test_capture *c);
 char *test_capture_end(test_capture *c);
 
+/* Runs this test's own executable (self) as `self --child arg` and
+ * returns what it wrote to stderr (malloc'd), or NULL (after saying why)
+ * if it could not run or did not exit 0: the code-generation tests build
+ * for each SKEIN_CPU in a child, since the target is read once per
+ * process. */
+char *test_run_child(const char *self, const char *arg);
+/* The child's side: builds source for SKEIN_CPU=cpu with SKEIN_DUMP=dump
+ * (the dumped IR on stderr), then prints "child-build-status <err>" and
+ * "child-build-log <log>" on stderr; returns the child's exit status. */
+int test_build_child(const char *cpu, const char *dump, const char *source);
+/* The definition of @__skein_wg_<name> (the kernel's work-group
+ * function) in the dumped IR ir (malloc'd), or NULL. */
+char *test_wg_function_ir(const char *ir, const char *name);
+/* How many times needle occurs in text. */
+unsigned test_count(const char *text, const char *needle);
+
 /* Prints "N passed, N failed"-style summary; returns the exit code. */
 int test_finish(const char *name);
 
