@@ -510,24 +510,12 @@ void allow_gathers(Function &f) {
   Attribute a = f.getFnAttribute("target-features");
   if (!a.isValid())
     return;
-  StringRef fs = a.getValueAsString();
-  // The last entry of a feature wins.
-  bool avx2 = false, avx512 = false, fast = false;
-  SmallVector<StringRef, 128> entries;
-  fs.split(entries, ',', -1, false);
-  for (StringRef e : entries) {
-    bool on = e.front() == '+';
-    StringRef name = e.drop_front();
-    if (name == "avx2")
-      avx2 = on;
-    else if (name == "avx512f")
-      avx512 = on;
-    else if (name == "fast-gather")
-      fast = on;
-  }
-  if (!avx2 || avx512 || fast)
+  std::string fs = a.getValueAsString().str();
+  if (!cc_feature_on(fs.c_str(), "avx2") ||
+      cc_feature_on(fs.c_str(), "avx512f") ||
+      cc_feature_on(fs.c_str(), "fast-gather"))
     return;
-  f.addFnAttr("target-features", (fs + ",+fast-gather").str());
+  f.addFnAttr("target-features", fs + ",+fast-gather");
 }
 
 // The 64-bit phi (a work-item loop's local id) under v, an add chain

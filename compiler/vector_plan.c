@@ -230,13 +230,7 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
      * half8 in F16C code (haswell), ran faster split in the same runs. */
     bool fp_all_registers = body.fp_widest && !half_in_float &&
                             shape.carried >= t->vector_regs;
-    /* Without room to jam, a register-wide vector is split as long as
-     * its lanes fit the registers at all (int8 on AVX2: 16 of 16). A
-     * kernel of many such vectors (skein-bench-peak's float16 with 8
-     * chains per work-item: 256 carried lanes) brings its own chains:
-     * split, every lane spilled once its loop was unrolled whole
-     * (956-1101 GFLOPS against 1448-1624 kept on the 16-core Xeon). */
-    /* Integer vectors wider than a register (int16 on AVX2, long16 on
+    /* Integer vectors of two registers (int16 on AVX2, long16 on
      * AVX-512) whose multiply is one instruction (32-bit elements on
      * every x86-64-v2 CPU, 64-bit ones with AVX-512 DQ's vpmullq):
      * kept, a work-item gives the multiplier one chain per register it
@@ -255,6 +249,12 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
         (body.bits == 32 ||
          (body.bits == 64 && cc_feature_on(t->features, "avx512dq"))) &&
         shape.carried <= 2 * t->vector_regs;
+    /* Without room to jam, a register-wide vector is split as long as
+     * its lanes fit the registers at all (int8 on AVX2: 16 of 16). A
+     * kernel of many such vectors (skein-bench-peak's float16 with 8
+     * chains per work-item: 256 carried lanes) brings its own chains:
+     * split, every lane spilled once its loop was unrolled whole
+     * (956-1101 GFLOPS against 1448-1624 kept on the 16-core Xeon). */
     bool fits = width_bits < t->vector_bits
                     ? shape.carried <= t->vector_regs && !fp_all_registers
                 : width_bits == t->vector_bits

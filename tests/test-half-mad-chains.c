@@ -14,7 +14,10 @@
  * every work-item the same one. Variants: scalar, half4 (split into
  * lanes by the vector plan), half16 (kept whole on AVX-512), and a chain
  * crossing a barrier in every trip (region mode's slots, fiber mode's
- * stacks). ctest runs it in every mode and, on an AVX-512 FP16 CPU, with
+ * stacks). And a chain whose middle overflows half but not float: each
+ * mad rounded gives infinity, the float chain the finite product, and
+ * the kernel must keep the same promise as the chains above. ctest runs
+ * it in every mode and, on an AVX-512 FP16 CPU, with
  * SKEIN_CPU_FEATURES=-avx512fp16 (the float path) too. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -49,7 +52,12 @@ static const char *source =
     "CHAIN(half, chain1, )\n"
     "CHAIN(half4, chain4, )\n"
     "CHAIN(half16, chain16, )\n"
-    "CHAIN(half, chain_barrier, barrier(CLK_LOCAL_MEM_FENCE);)\n";
+    "CHAIN(half, chain_barrier, barrier(CLK_LOCAL_MEM_FENCE);)\n"
+    "__kernel void overflow(__global const half *a, __global const half *c,\n"
+    "                       __global half *o) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  o[i] = mad(mad(a[i], a[i], (half)0), c[i], (half)0);\n"
+    "}\n";
 
 /* The two promised results of one work-item's lane. */
 typedef struct expected {
@@ -92,8 +100,9 @@ static void make_inputs(uint16_t *a, uint16_t *b, size_t n) {
 }
 
 /* Runs kernel name over ITEMS work-items of lanes halves each and checks
- * every lane against both promises: all lanes must keep one of them. */
-static void check_chain(cl_program p, const char *name, size_t lanes) {
+ * every lane against both promises: all lanes must keep one of them.
+ * Returns which: 1 the float chain, 0 each mad rounded. */
+static int check_chain(cl_program p, const char *name, size_t lanes) {
   size_t n = ITEMS * lanes;
   uint16_t *a = malloc(n * 2), *b = malloc(n * 2), *xo = malloc(n * 2),
            *so = malloc(n * 2);
@@ -147,6 +156,40 @@ static void check_chain(cl_program p, const char *name, size_t lanes) {
   free(b);
   free(xo);
   free(so);
+  return keeps;
+}
+
+/* a * a overflows half (a in 256..400) and a * a * c (c in 2^-10..2^-8)
+ * does not: rounded after the first mad the result is infinity, kept in
+ * float it is the product rounded once. keeps: the promise the chains
+ * kept (check_chain). */
+static void check_overflow(cl_program p, int keeps) {
+  enum { N = 1024 };
+  static uint16_t a[N], c[N], got[N];
+  for (int i = 0; i < N; i++) {
+    a[i] = to_half(256.0f + (float)(test_rand() % 1440) / 10.0f);
+    c[i] = to_half(ldexpf(1.0f + (float)(test_rand() % 1000) / 1000.0f,
+                          -10 + (int)(test_rand() % 2)));
+  }
+  cl_mem m[3] = {test_buffer(&env, sizeof a, a), test_buffer(&env, sizeof c, c),
+                 test_buffer(&env, sizeof got, NULL)};
+  test_run_1d(&env, p, "overflow", N, m, 3);
+  REQUIRE_OK(clEnqueueReadBuffer(env.queue, m[2], CL_TRUE, 0, sizeof got,
+                                 got, 0, NULL, NULL));
+  int bad = 0, differing = 0;
+  for (int i = 0; i < N; i++) {
+    float fa = (float)hr_val(a[i]), fc = (float)hr_val(c[i]);
+    uint16_t rounded = hr_fma(hr_fma(a[i], a[i], 0), c[i], 0);
+    uint16_t in_float = to_half(fmaf(fmaf(fa, fa, 0.0f), fc, 0.0f));
+    differing += rounded != in_float;
+    uint16_t want = keeps == 1 ? in_float : rounded;
+    if (got[i] != want && bad++ < 5)
+      fprintf(stderr, "overflow lane %d: a %04x c %04x: %04x, want %04x\n",
+              i, a[i], c[i], got[i], want);
+  }
+  CHECK_EQ(bad, 0);
+  CHECK_EQ(differing, N);   /* every lane tells the promises apart */
+  test_release_buffers(m, 3);
 }
 
 int main(void) {
@@ -158,10 +201,11 @@ int main(void) {
   }
   test_seed(0x4a11f00dULL);
   cl_program p = test_build(&env, source, "");
-  check_chain(p, "chain1", 1);
+  int keeps = check_chain(p, "chain1", 1);
   check_chain(p, "chain4", 4);
   check_chain(p, "chain16", 16);
   check_chain(p, "chain_barrier", 1);
+  check_overflow(p, keeps);
   clReleaseProgram(p);
   test_teardown(&env);
   return test_finish("test-half-mad-chains");
