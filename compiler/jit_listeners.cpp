@@ -28,8 +28,10 @@ namespace {
 // SKEIN_PERF: a comma-separated list of "map" and "jitdump" ("1" means
 // map), read once.
 // SKEIN_JIT_LINKER=rtdyld: the RTDyld layer without listeners, for
-// comparing the two linkers' placement of the same code (skein-bench-
-// peak's half8 ran 2.5-3x faster linked by RTDyld, docs/performance.md).
+// comparing the two linkers. Their code differs: RTDyld's addresses
+// constants with 64-bit absolute moves (the large code model) and is
+// scheduled differently (docs/performance.md, "half8: the scheduler,
+// not the linker").
 struct perf_modes {
   bool map = false, jitdump = false, rtdyld = false;
   perf_modes() {

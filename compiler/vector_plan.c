@@ -54,6 +54,8 @@ typedef struct body_profile {
                             * value (loads, stores, arithmetic); 0: none */
   bool fp_widest;          /* its widest vector is floating-point */
   unsigned vector_int_muls; /* multiplies of integer vectors */
+  unsigned half_mads;      /* half mads widened to float fmas (they carry
+                            * !fpmath: half_lower.c) */
 } body_profile;
 
 /* Whether i calls one of the image builtins' format keys, which only
@@ -68,7 +70,7 @@ static bool image_key_call(LLVMValueRef i) {
 }
 
 static body_profile profile_body(LLVMValueRef fn) {
-  body_profile p = {0, 1, 0, 0, false, 0, false, 0};
+  body_profile p = {0, 1, 0, 0, false, 0, false, 0, 0};
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -111,6 +113,10 @@ static body_profile profile_body(LLVMValueRef fn) {
                         op == LLVMFMul || op == LLVMCall) &&
           (!p.narrowest || vbits < p.narrowest))
         p.narrowest = vbits;
+      p.half_mads += k == LLVMFloatTypeKind && op == LLVMCall &&
+                     LLVMGetMetadata(i, LLVMGetMDKindIDInContext(
+                                            LLVMGetTypeContext(t), "fpmath",
+                                            6)) != NULL;
       p.half_results += k == LLVMHalfTypeKind &&
                         (op == LLVMFPTrunc || op == LLVMFAdd ||
                          op == LLVMFMul || op == LLVMFSub || op == LLVMCall);
@@ -226,10 +232,25 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
      * clpeak's half16 on AVX-512 FP16 (32 carried lanes in 32 zmm, and
      * the lanes' constant initial values besides) ran at 84-165 GFLOPS
      * split against 308-334 kept and unroll-and-jammed (the 2-core
-     * Xeon, 2026-11-26, alternating runs); char16 and short16 there, and
-     * half8 in F16C code (haswell), ran faster split in the same runs. */
+     * Xeon, 2026-11-26, alternating runs); char16 and short16 there ran
+     * faster split in the same runs. */
     bool fp_all_registers = body.fp_widest && !half_in_float &&
                             shape.carried >= t->vector_regs;
+    /* Half mads chained in float (half_mad_chains.cpp: no AVX-512 FP16)
+     * in vectors whose floats fill a ymm register or more (half8,
+     * half16) are kept as well. Split, half8 was 8 chains of two
+     * <8 x float> or <16 x float> values, every register of AVX2 (16 of
+     * 16) or, jammed twice, of AVX-512; with the loop's id induction and
+     * the stores' conversions on top, LLVM's scheduler ran the chains
+     * one after another to keep them in registers (the loop's code shows
+     * 128 dependent FMAs in a row). skein-bench-peak on the 2-core Xeon,
+     * two alternating rounds: half8 28-33 GFLOPS split against 82 kept
+     * with haswell code, 42-52 against 86 with skylake-avx512 code
+     * (half2 and half4 kept: 20-43, against 66-152 split). Native FP16
+     * half8 is faster split (188-197 against 44-50). */
+    bool half_mads_kept = body.half_mads * 2 >= body.ops &&
+                          !t->fp16_arith && body.bits == 32 &&
+                          width_bits >= 256;
     /* Integer vectors of two registers (int16 on AVX2, long16 on
      * AVX-512) whose multiply is one instruction (32-bit elements on
      * every x86-64-v2 CPU, 64-bit ones with AVX-512 DQ's vpmullq):
@@ -261,7 +282,7 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
                     ? shape.carried < t->vector_regs ||
                           (!jam_room && shape.carried <= t->vector_regs)
                     : int_mul_wide;
-    plan.split = legal && (force >= 0 ? force != 0 : fits);
+    plan.split = legal && (force >= 0 ? force != 0 : fits && !half_mads_kept);
     /* Measured as the kernel wrote them, the loops unrolled_whole.h
      * takes as unrolled whole are no longer small once split: ask LLVM
      * to unroll them anyway, or the work-item loop stays outside them
