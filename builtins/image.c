@@ -1287,22 +1287,30 @@ ENTRY uint4 __skein_image_read_u(uint32_t type, const AS_GLOBAL void *image,
   return texel_u(&g, p);
 }
 
+/* Integer coordinate i of axis k (see int_pixel). */
+INLINE int32_t int_axis(const grid *g, uint32_t mode, int k, int32_t i) {
+  if (k == g->layer_axis || mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
+    return clamp_edge(i, g->extent[k]);
+  return k >= g->dims ? 0 : i;
+}
+
 /* Integer coordinates, with a sampler (which must be unnormalised and
  * nearest: addressing CLAMP_TO_EDGE clamps them, CLAMP and NONE read the
  * border colour outside; the wrapping modes are undefined with them and
  * read the border colour too) or without one (sampler 0: NONE, where a
  * read outside is undefined and gives the border colour). An array's
- * layer is clamped to its layers. */
+ * layer is clamped to its layers. Axis by axis, not a loop over them:
+ * the image pass runs before the optimiser has unrolled such a loop, and
+ * the loop left p in memory, where the pass cannot see the coordinates
+ * of a border test (its inside versions, compiler/image_inside.cpp,
+ * need them). */
 INLINE void int_pixel(const grid *g, uint32_t sampler, int4 coord,
                       int32_t p[3]) {
   grid_coords_i(g, coord, p);
   uint32_t mode = sampler & SKEIN_SAMPLER_ADDRESS_MASK;
-  for (int k = 0; k < 3; k++) {
-    if (k == g->layer_axis || mode == SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE)
-      p[k] = clamp_edge(p[k], g->extent[k]);
-    else if (k >= g->dims)
-      p[k] = 0;
-  }
+  p[0] = int_axis(g, mode, 0, p[0]);
+  p[1] = int_axis(g, mode, 1, p[1]);
+  p[2] = int_axis(g, mode, 2, p[2]);
 }
 
 ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
@@ -1330,12 +1338,15 @@ ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,
 /* ---- Writes ------------------------------------------------------------- */
 
 /* The pixel a write's coordinate names, or false outside the image
- * (undefined: the write is dropped). */
+ * (undefined: the write is dropped). The axes past the image's
+ * dimensions, but an array's layer, are 0 (written out, not a loop:
+ * see int_pixel). */
 INLINE int write_pixel(const grid *g, int4 coord, int32_t p[3]) {
   grid_coords_i(g, coord, p);
-  for (int k = g->dims; k < 3; k++)
-    if (k != g->layer_axis)
-      p[k] = 0;
+  if (g->dims < 2 && g->layer_axis != 1)
+    p[1] = 0;
+  if (g->dims < 3 && g->layer_axis != 2)
+    p[2] = 0;
   return inside(g, p);
 }
 

@@ -18,6 +18,10 @@
 //   constant, so the conversion is straight-line code with a constant
 //   pixel size that LLVM vectorises; other formats, or images of
 //   different formats, run the original body;
+// - in the copies of R UNORM_INT8, whose masked byte accesses AVX2
+//   lacks, a second copy runs the work-groups whose coordinates are all
+//   inside the images, with the border tests constants
+//   (image_inside.cpp);
 // - every other key call becomes a load of the key;
 // - __skein_image_lane_x(id), the column a read is guessed to sample,
 //   becomes the work-item's global x id in the versioned loops (their
@@ -26,6 +30,7 @@
 // After the optimiser, cc_image_finish branches around each vectorised
 // pixel gather whose lanes are all off (the reads outside the guess).
 #include "compiler_internal.h"
+#include "image_inside.h"
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
@@ -68,6 +73,20 @@ const uint64_t float_versions[] = {
     key_of(0x10B5 /* CL_RGBA */, 0x10DE /* CL_FLOAT */),
     key_of(0x10B0 /* CL_R */, 0x10DE /* CL_FLOAT */),
 };
+
+// Whether the copy of case value v (version(): the format's index in
+// float_versions plus 1, times 16, plus the sampler class's) gets an
+// inside version (image_inside.cpp): R UNORM_INT8's, whose pixels are
+// bytes. AVX2 has no masked byte loads or stores, so where the border
+// tests stay its loops stay scalar; the other formats' copies vectorise
+// with masked accesses of 32-bit elements, and another copy would only
+// add compile time.
+bool inside_wanted(uint64_t v) {
+  uint64_t format = v / 16;
+  return format >= 1 && format <= std::size(float_versions) &&
+         float_versions[format - 1] ==
+             key_of(0x10B0 /* CL_R */, 0x10D2 /* CL_UNORM_INT8 */);
+}
 
 // The sampler values a versioned loop is further specialised on, when
 // its reads take their sampler from a kernel argument (uniform for the
@@ -206,20 +225,6 @@ Value *load_key(IRBuilder<> &b, Value *image, MDNode *empty) {
   LoadInst *ld = b.CreateAlignedLoad(b.getInt64Ty(), p, Align(4), "key");
   ld->setMetadata(LLVMContext::MD_invariant_load, empty);
   return ld;
-}
-
-// A fresh loop id for a copied loop's metadata (a copy must not share
-// its loop's identity).
-MDNode *fresh_loop_id(MDNode *id) {
-  if (!id || id->getNumOperands() == 0 || id->getOperand(0) != id)
-    return id;
-  SmallVector<Metadata *, 4> ops;
-  ops.push_back(nullptr);
-  for (unsigned i = 1; i < id->getNumOperands(); i++)
-    ops.push_back(id->getOperand(i));
-  MDNode *n = MDNode::getDistinct(id->getContext(), ops);
-  n->replaceOperandWith(0, n);
-  return n;
 }
 
 // The root of run-time sampler value `bits` (a kernel argument: an
@@ -364,7 +369,8 @@ unsigned version(Function &f, std::vector<CallInst *> &keys,
       for (BasicBlock *c : copies)
         for (Instruction &i : *c)
           if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
-            i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
+            i.setMetadata(LLVMContext::MD_loop,
+                          skein_images::fresh_loop_id(id));
       for (CallInst *k : keys) {
         auto *copy = cast<CallInst>(vmap[k]);
         copy->replaceAllUsesWith(b.getInt64(float_versions[fi]));
@@ -447,77 +453,6 @@ void lower_helpers(Module &m, MDNode *empty,
   }
 }
 
-// Splits f's vector arithmetic (a pixel is a float4) into lanes, so that
-// its work-item loops are scalar code that the loop vectoriser widens
-// across work-items (it refuses vector-typed instructions). Loads and
-// stores of vectors stay whole: the vectoriser widens an RGBA FLOAT
-// pixel's 16 bytes better than four interleaved floats (skein-bench-images
-// ran 2-3x faster so). SROA and InstCombine first, as
-// cc_scalarize_function does: the scalariser splits only SSA values, and
-// not the ABI's round trips through other types.
-void scalarize(Function &f) {
-  LoopAnalysisManager lam;
-  FunctionAnalysisManager fam;
-  CGSCCAnalysisManager cgam;
-  ModuleAnalysisManager mam;
-  PassBuilder pb;
-  pb.registerModuleAnalyses(mam);
-  pb.registerCGSCCAnalyses(cgam);
-  pb.registerFunctionAnalyses(fam);
-  pb.registerLoopAnalyses(lam);
-  pb.crossRegisterProxies(lam, fam, cgam, mam);
-  SROAPass(SROAOptions::PreserveCFG).run(f, fam);
-  fam.invalidate(f, PreservedAnalyses::none());
-  InstCombinePass().run(f, fam);
-  fam.invalidate(f, PreservedAnalyses::none());
-  ScalarizerPassOptions opts;
-  opts.ScalarizeLoadStore = false;
-  ScalarizerPass(opts).run(f, fam);
-}
-
-// Replaces the __skein_image_lane_x(id) calls in f (image.c: the column
-// a read is guessed to sample; id is the work-item's global x id) by id
-// where `ids` (f is a versioned work-group function, its work-item loops
-// about to be vectorised), by INT32_MIN (no column, also as image.c's
-// 32-bit column and plus 1: the guess folds away, and the id with it)
-// elsewhere.
-void lower_lane_x(Function &f, Function *lane_x, bool ids) {
-  std::vector<CallInst *> hints;
-  for (BasicBlock &bb : f)
-    for (Instruction &i : bb)
-      if (callee_of(i) == lane_x)
-        hints.push_back(cast<CallInst>(&i));
-  for (CallInst *h : hints) {
-    Value *v = ids ? h->getArgOperand(0)
-                   : ConstantInt::getSigned(h->getType(), INT32_MIN);
-    h->replaceAllUsesWith(v);
-    h->eraseFromParent();
-  }
-}
-
-// Lets the loop vectoriser use AVX2's gathers in versioned work-group
-// function f. LLVM takes gathers for legal only on CPUs it tunes as
-// having fast ones (AVX-512, Skylake and later Intel cores); for the
-// others with AVX2 (Haswell, Broadwell, Zen 1-3) it costs a gather as one
-// branch and load per lane, and a versioned loop's reads through a
-// sampler, whose pixels outside the guessed column are a gather
-// (texel_f), then stayed scalar: with SKEIN_CPU=haswell the RGBA8 reads
-// with integer coordinates or nearest filtering ran 5-7x the same-work
-// buffer kernel. Those gathers run only where a lane misses the guess
-// (cc_image_finish branches around the others), so their speed hardly
-// matters; the tuning flag changes nothing else in the code generated.
-void allow_gathers(Function &f) {
-  Attribute a = f.getFnAttribute("target-features");
-  if (!a.isValid())
-    return;
-  std::string fs = a.getValueAsString().str();
-  if (!cc_feature_on(fs.c_str(), "avx2") ||
-      cc_feature_on(fs.c_str(), "avx512f") ||
-      cc_feature_on(fs.c_str(), "fast-gather"))
-    return;
-  f.addFnAttr("target-features", fs + ",+fast-gather");
-}
-
 // The 64-bit phi (a work-item loop's local id) under v, an add chain
 // of at most a few levels, or null.
 PHINode *local_id_under(Value *v, unsigned depth = 0) {
@@ -573,6 +508,82 @@ void narrow_ids(Function &f) {
   }
 }
 
+// Splits f's vector arithmetic (a pixel is a float4) into lanes, so that
+// its work-item loops are scalar code that the loop vectoriser widens
+// across work-items (it refuses vector-typed instructions). Loads and
+// stores of vectors stay whole: the vectoriser widens an RGBA FLOAT
+// pixel's 16 bytes better than four interleaved floats (skein-bench-images
+// ran 2-3x faster so). SROA and InstCombine first, as
+// cc_scalarize_function does: the scalariser splits only SSA values, and
+// not the ABI's round trips through other types; between them the ids
+// are narrowed (narrow_ids).
+void scalarize(Function &f) {
+  LoopAnalysisManager lam;
+  FunctionAnalysisManager fam;
+  CGSCCAnalysisManager cgam;
+  ModuleAnalysisManager mam;
+  PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  SROAPass(SROAOptions::PreserveCFG).run(f, fam);
+  // Before InstCombine, which folds the sign extension of a truncated id
+  // (image.c's pixel address) into shifts of the 64-bit id that
+  // narrow_ids would not find.
+  narrow_ids(f);
+  fam.invalidate(f, PreservedAnalyses::none());
+  InstCombinePass().run(f, fam);
+  fam.invalidate(f, PreservedAnalyses::none());
+  ScalarizerPassOptions opts;
+  opts.ScalarizeLoadStore = false;
+  ScalarizerPass(opts).run(f, fam);
+}
+
+// Replaces the __skein_image_lane_x(id) calls in f (image.c: the column
+// a read is guessed to sample; id is the work-item's global x id) by id
+// where `ids` (f is a versioned work-group function, its work-item loops
+// about to be vectorised), by INT32_MIN (no column, also as image.c's
+// 32-bit column and plus 1: the guess folds away, and the id with it)
+// elsewhere.
+void lower_lane_x(Function &f, Function *lane_x, bool ids) {
+  std::vector<CallInst *> hints;
+  for (BasicBlock &bb : f)
+    for (Instruction &i : bb)
+      if (callee_of(i) == lane_x)
+        hints.push_back(cast<CallInst>(&i));
+  for (CallInst *h : hints) {
+    Value *v = ids ? h->getArgOperand(0)
+                   : ConstantInt::getSigned(h->getType(), INT32_MIN);
+    h->replaceAllUsesWith(v);
+    h->eraseFromParent();
+  }
+}
+
+// Lets the loop vectoriser use AVX2's gathers in versioned work-group
+// function f. LLVM takes gathers for legal only on CPUs it tunes as
+// having fast ones (AVX-512, Skylake and later Intel cores); for the
+// others with AVX2 (Haswell, Broadwell, Zen 1-3) it costs a gather as one
+// branch and load per lane, and a versioned loop's reads through a
+// sampler, whose pixels outside the guessed column are a gather
+// (texel_f), then stayed scalar: with SKEIN_CPU=haswell the RGBA8 reads
+// with integer coordinates or nearest filtering ran 5-7x the same-work
+// buffer kernel. Those gathers run only where a lane misses the guess
+// (cc_image_finish branches around the others), so their speed hardly
+// matters; the tuning flag changes nothing else in the code generated.
+void allow_gathers(Function &f) {
+  Attribute a = f.getFnAttribute("target-features");
+  if (!a.isValid())
+    return;
+  std::string fs = a.getValueAsString().str();
+  if (!cc_feature_on(fs.c_str(), "avx2") ||
+      cc_feature_on(fs.c_str(), "avx512f") ||
+      cc_feature_on(fs.c_str(), "fast-gather"))
+    return;
+  f.addFnAttr("target-features", fs + ",+fast-gather");
+}
+
 } // namespace
 
 extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
@@ -620,13 +631,19 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
     if (made) {
       scalarize(f);
       allow_gathers(f);
-      narrow_ids(f);
+      // SKEIN_IMAGE_INSIDE=0: no inside versions, for comparisons.
+      const char *inside_env = getenv("SKEIN_IMAGE_INSIDE");
+      unsigned inside = inside_env && *inside_env == '0'
+                            ? 0
+                            : skein_images::version_inside(f, inside_wanted);
       if (cc_dump_enabled("modes"))
         fprintf(stderr, "skein: %s: image accesses versioned on %u formats",
                 f.getName().str().c_str(), formats);
       if (made > formats && cc_dump_enabled("modes"))
         fprintf(stderr, " x %u classes of its sampler argument",
                 made / formats);
+      if (inside && cc_dump_enabled("modes"))
+        fprintf(stderr, ", %u of them with an inside version", inside);
       if (cc_dump_enabled("modes"))
         fputc('\n', stderr);
     }

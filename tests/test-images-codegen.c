@@ -16,7 +16,11 @@
  *     chosen per lane, a gather of every lane;
  *   - the work-items' x ids are a 32-bit vector induction, not a 64-bit
  *     one truncated vector by vector;
- *   - the border tests are unsigned comparisons, one per axis.
+ *   - the border tests are unsigned comparisons, one per axis;
+ *   - R UNORM_INT8's loops, in the inside versions of work-groups whose
+ *     pixels are all inside the images, load and store vectors of bytes
+ *     without masks (AVX2 has no masked byte accesses: with the border
+ *     tests those loops stayed scalar).
  *
  * Each target needs its own process (the target is chosen once per
  * process): the test runs itself with --child TARGET, its stderr in a
@@ -53,13 +57,14 @@ static const char source[] =
 static const char *const targets[] = {"haswell", "skylake-avx512"};
 
 /* Whether body has an instruction that starts with op (ending in '<')
- * on vectors of elem. */
-static bool vector_of(const char *body, const char *op, const char *elem) {
+ * on vectors of at least min_lanes elem. */
+static bool vector_of(const char *body, const char *op, const char *elem,
+                      unsigned min_lanes) {
   for (const char *p = strstr(body, op); p; p = strstr(p + 1, op)) {
     unsigned lanes;
     char e[8];
     if (sscanf(p + strlen(op) - 1, "<%u x %7[a-z0-9]>", &lanes, e) == 2 &&
-        strcmp(e, elem) == 0)
+        strcmp(e, elem) == 0 && lanes >= min_lanes)
       return true;
   }
   return false;
@@ -84,6 +89,9 @@ static bool signed_vector_compare(const char *body) {
 }
 
 int main(int argc, char **argv) {
+  /* The code checked is the default's: SKEIN_IMAGE_GUESS=0 (for
+   * comparisons) drops the guessed column and its contiguous loads. */
+  unsetenv("SKEIN_IMAGE_GUESS");
   if (argc == 3 && strcmp(argv[1], "--child") == 0)
     return test_build_child(argv[2], "optimized", source);
   for (size_t t = 0; t < sizeof targets / sizeof *targets; t++) {
@@ -113,13 +121,29 @@ int main(int argc, char **argv) {
                 contiguous);
         test_failures++;
       }
-      /* No 64-bit vector induction of the ids, nor its truncation. */
-      if (vector_of(samplerless, "= phi <", "i64") ||
-          vector_of(samplerless, "= trunc <", "i64")) {
+      /* No 64-bit vector induction of the ids, nor its truncation (the
+       * loop's vectors of ids have 8 lanes or more; the inside
+       * version's test at a group's start may truncate the images'
+       * extents, read as a <4 x i64>). */
+      if (vector_of(samplerless, "= phi <", "i64", 1) ||
+          vector_of(samplerless, "= trunc <", "i64", 8)) {
         fprintf(stderr, "%s: samplerless has a vector induction of i64\n",
                 cpu);
         test_failures++;
       }
+      /* R8's loops in a work-group whose pixels are all inside the
+       * images (image_inside.cpp): plain vector loads and stores of
+       * bytes. Where the border tests stayed, AVX2 (no masked byte
+       * accesses) left those loops scalar, and AVX-512 masked them. */
+      const char *r8[2] = {samplerless, nearest};
+      for (int k = 0; k < 2; k++)
+        if (!vector_of(r8[k], "= load <", "i8", 8) ||
+            !vector_of(r8[k], "store <", "i8", 8)) {
+          fprintf(stderr, "%s: %s has no unmasked vector load and store "
+                          "of R8 pixels\n", cpu,
+                  k ? "nearest" : "samplerless");
+          test_failures++;
+        }
       if (signed_vector_compare(samplerless)) {
         fprintf(stderr, "%s: samplerless has signed vector comparisons\n",
                 cpu);

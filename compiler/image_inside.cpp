@@ -1,0 +1,450 @@
+// This file contains the image pass's inside versions (issue 9): a second
+// copy of a format copy of a work-group function (image_version.cpp) for
+// the work-groups whose coordinates are all inside the images, chosen by
+// one test when the group starts. In that copy image.c's border tests
+// (a read's and a write's `inside`, a read's guessed column) are
+// constants, so the pixel loads and stores they guarded are plain ones.
+// Where they stay predicated, the loop vectoriser makes them masked
+// loads and stores, which AVX2 has for 32- and 64-bit elements only:
+// LLVM's x86 cost model takes masked byte accesses for legal only with
+// AVX512BW and costs each as a branch per lane, so the R UNORM_INT8
+// loops stayed scalar with AVX2 code (7-16x the same work over a
+// buffer).
+//
+// Which comparisons: an unsigned comparison `A < B` (or its negation as
+// InstCombine writes it, `B <= A`, and `B == 0` for `0 < B`) where B is
+// the same for the whole work-group and reads an image's descriptor (an
+// extent), and A is the same for the whole group too, or is l + u
+// (truncated or not) for a work-item loop's local id l and a u the same
+// for the whole group: a global id, which __skein_get_global_id
+// computes as group_id * local_size + l + offset, plus or minus what is
+// the same for the group. Then A takes the values a0, a0 + 1, ...,
+// a0 + n - 1 (modulo 2^width; n the loop's trip count, a0 A's value at
+// l = 0), all below B exactly when a0 < B and B - a0 >= n. The test
+// computes a0 and B when the group starts, from clones of their
+// instructions with every local id 0 (the group's first work-item), and
+// only from values that cannot change during the launch: constants,
+// the entry block's values, the launch record and the image
+// descriptors. A group whose test fails runs the copy as it was.
+#include "image_inside.h"
+#include "compiler_internal.h"
+
+#include <llvm/ADT/DenseMap.h>
+#include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/Instructions.h>
+#include <llvm/IR/IntrinsicInst.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Transforms/Utils/Cloning.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
+
+#include <vector>
+
+using namespace llvm;
+
+namespace skein_images {
+
+MDNode *fresh_loop_id(MDNode *id) {
+  if (!id || id->getNumOperands() == 0 || id->getOperand(0) != id)
+    return id;
+  SmallVector<Metadata *, 4> ops;
+  ops.push_back(nullptr);
+  for (unsigned i = 1; i < id->getNumOperands(); i++)
+    ops.push_back(id->getOperand(i));
+  MDNode *n = MDNode::getDistinct(id->getContext(), ops);
+  n->replaceOperandWith(0, n);
+  return n;
+}
+
+namespace {
+
+// One format copy: its blocks, its work-item loops' local ids (each with
+// its loop's bound, a value of the entry block) and which of its values
+// are the same for every work-item of a group.
+struct Copy {
+  Function &f;
+  explicit Copy(Function &fn) : f(fn) {}
+  SmallPtrSet<BasicBlock *, 32> blocks;
+  DenseMap<PHINode *, Value *> ids;
+  DenseMap<Value *, bool> uniform;
+
+  bool in(const Value *v) const {
+    auto *i = dyn_cast<Instruction>(v);
+    return i && blocks.count(i->getParent());
+  }
+};
+
+// The blocks reachable from start without passing the entry block: the
+// copy that start begins (the copies share no block).
+void collect(Copy &c, BasicBlock *start) {
+  std::vector<BasicBlock *> work = {start};
+  BasicBlock *entry = &c.f.getEntryBlock();
+  while (!work.empty()) {
+    BasicBlock *bb = work.back();
+    work.pop_back();
+    if (bb == entry || !c.blocks.insert(bb).second)
+      continue;
+    for (BasicBlock *s : successors(bb))
+      work.push_back(s);
+  }
+}
+
+// The work-item loops of wg_gen.c's build_loops: do-while loops whose
+// header phi starts at 0 and steps by 1 while the next value is below a
+// bound of the entry block (the group's local size). Their phis are the
+// local ids, the bound the number of values each takes (at least 1).
+void find_ids(Copy &c) {
+  for (BasicBlock *bb : c.blocks)
+    for (PHINode &phi : bb->phis()) {
+      if (!phi.getType()->isIntegerTy(64) || phi.getNumIncomingValues() != 2)
+        continue;
+      Instruction *next = nullptr;
+      bool from_zero = false;
+      for (Value *in : phi.incoming_values()) {
+        auto *add = dyn_cast<BinaryOperator>(in);
+        auto *one = add ? dyn_cast<ConstantInt>(add->getOperand(1)) : nullptr;
+        if (auto *z = dyn_cast<ConstantInt>(in); z && z->isZero())
+          from_zero = true;
+        else if (add && add->getOpcode() == Instruction::Add &&
+                 add->getOperand(0) == &phi && one && one->isOne())
+          next = add;
+      }
+      if (!from_zero || !next)
+        continue;
+      for (User *u : next->users()) {
+        auto *cmp = dyn_cast<ICmpInst>(u);
+        if (cmp && cmp->getPredicate() == ICmpInst::ICMP_ULT &&
+            cmp->getOperand(0) == next && !c.in(cmp->getOperand(1))) {
+          c.ids[&phi] = cmp->getOperand(1);
+          break;
+        }
+      }
+    }
+}
+
+Value *look_through(Value *v);
+
+// Whether load ld may run when the group starts and reads then what it
+// reads in the loops: an invariant load of an image descriptor (the
+// image pass marks them; the runtime never changes a descriptor during
+// a launch) at a constant offset inside the descriptor from an image
+// value the entry block loaded (which the pass marks dereferenceable),
+// or a load of the launch record (the work-group function's first
+// argument, read-only for the whole launch) inside it.
+bool readable_at_start(Copy &c, LoadInst *ld) {
+  if (!ld->isSimple())
+    return false;
+  const DataLayout &dl = c.f.getParent()->getDataLayout();
+  uint64_t size = dl.getTypeStoreSize(ld->getType());
+  APInt offset(64, 0);
+  Value *p = ld->getPointerOperand();
+  for (unsigned depth = 0; depth < 8; depth++) {
+    if (auto *gep = dyn_cast<GEPOperator>(p)) {
+      APInt o(64, 0);
+      if (!gep->accumulateConstantOffset(dl, o))
+        return false;
+      offset += o;
+      p = gep->getPointerOperand();
+    } else if (auto *cast = dyn_cast<Operator>(p);
+               cast && (cast->getOpcode() == Instruction::AddrSpaceCast ||
+                        cast->getOpcode() == Instruction::BitCast)) {
+      p = cast->getOperand(0);
+    } else {
+      break;
+    }
+  }
+  if (offset.isNegative())
+    return false;
+  uint64_t end = offset.getZExtValue() + size;
+  if (auto *a = dyn_cast<Argument>(p))
+    return a->getArgNo() == 0 && a->onlyReadsMemory() &&
+           end <= sizeof(skein_launch);
+  auto *root = dyn_cast<LoadInst>(p);
+  MDNode *deref =
+      root ? root->getMetadata(LLVMContext::MD_dereferenceable) : nullptr;
+  if (!deref || c.in(root) ||
+      !ld->getMetadata(LLVMContext::MD_invariant_load))
+    return false;
+  auto *bytes = mdconst::extract<ConstantInt>(deref->getOperand(0));
+  return end <= bytes->getZExtValue();
+}
+
+// Whether v is the same for every work-item of a group and can be
+// computed when the group starts (see readable_at_start): constants,
+// arguments and the entry block's values, and, in the copy, arithmetic
+// that cannot trap on such values, the work-item builtins' helpers
+// called with them, and loads readable at the start.
+bool is_uniform(Copy &c, Value *v, unsigned depth = 0) {
+  if (!c.in(v))
+    return true;
+  if (auto it = c.uniform.find(v); it != c.uniform.end())
+    return it->second;
+  if (depth > 24)
+    return false;
+  auto *i = cast<Instruction>(v);
+  bool u = false;
+  auto operands_uniform = [&](auto range) {
+    for (Value *op : range)
+      if (!is_uniform(c, op, depth + 1))
+        return false;
+    return true;
+  };
+  if (isa<PHINode>(i)) {
+    Value *w = look_through(i);
+    u = w != i && is_uniform(c, w, depth + 1);
+  } else if (auto *ld = dyn_cast<LoadInst>(i)) {
+    u = readable_at_start(c, ld) &&
+        is_uniform(c, ld->getPointerOperand(), depth + 1);
+  } else if (auto *call = dyn_cast<CallInst>(i)) {
+    Function *callee = call->getCalledFunction();
+    Intrinsic::ID id = callee ? callee->getIntrinsicID() : Intrinsic::not_intrinsic;
+    bool pure = callee && (callee->getName().starts_with("__skein_get_") ||
+                           id == Intrinsic::umin || id == Intrinsic::umax ||
+                           id == Intrinsic::smin || id == Intrinsic::smax);
+    u = pure && operands_uniform(call->args());
+  } else if (auto *bo = dyn_cast<BinaryOperator>(i)) {
+    u = !bo->isIntDivRem() && operands_uniform(i->operands());
+  } else if (isa<CastInst>(i) || isa<CmpInst>(i) || isa<SelectInst>(i) ||
+             isa<GetElementPtrInst>(i) || isa<FreezeInst>(i)) {
+    u = operands_uniform(i->operands());
+  }
+  c.uniform[v] = u;
+  return u;
+}
+
+// The value phi v stands for where it merges one value with poison (the
+// pass runs before the CFG is simplified: image.c's paths that do not
+// use a read's column join it with poison), else v itself. A test that
+// takes that value where the original was poison is a refinement.
+Value *look_through(Value *v) {
+  auto *phi = dyn_cast<PHINode>(v);
+  if (!phi)
+    return v;
+  Value *only = nullptr;
+  for (Value *in : phi->incoming_values()) {
+    if (isa<UndefValue>(in) || in == phi)   /* poison is an UndefValue */
+      continue;
+    if (only && only != in)
+      return v;
+    only = in;
+  }
+  return only ? only : v;
+}
+
+// Whether uniform value v reads an image descriptor: an invariant load
+// in its operands.
+bool reads_image(Value *v, unsigned depth = 0) {
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 12)
+    return false;
+  if (isa<LoadInst>(i))
+    return i->getMetadata(LLVMContext::MD_invariant_load) != nullptr;
+  for (Value *op : i->operands())
+    if (reads_image(op, depth + 1))
+      return true;
+  return false;
+}
+
+// v as (a value the same for the group) + coef * id, modulo 2^width:
+// ok false where it is not of that form, id null where coef is 0.
+struct Linear {
+  bool ok;
+  PHINode *id;
+  int64_t coef;
+};
+
+Linear sum(Linear a, Linear b, int64_t sign) {
+  if (!a.ok || !b.ok || (a.id && b.id && a.id != b.id))
+    return {false, nullptr, 0};
+  Linear r = {true, a.id ? a.id : b.id, a.coef + sign * b.coef};
+  if (r.coef == 0)
+    r.id = nullptr;
+  return r;
+}
+
+Linear linear(Copy &c, Value *v, unsigned depth = 0) {
+  v = look_through(v);
+  if (auto *phi = dyn_cast<PHINode>(v); phi && c.ids.count(phi))
+    return {true, phi, 1};
+  if (is_uniform(c, v))
+    return {true, nullptr, 0};
+  auto *i = dyn_cast<Instruction>(v);
+  if (!i || depth > 16)
+    return {false, nullptr, 0};
+  switch (i->getOpcode()) {
+  case Instruction::Trunc:
+    return linear(c, i->getOperand(0), depth + 1);
+  case Instruction::Add:
+  case Instruction::Sub:
+    return sum(linear(c, i->getOperand(0), depth + 1),
+               linear(c, i->getOperand(1), depth + 1),
+               i->getOpcode() == Instruction::Add ? 1 : -1);
+  case Instruction::Call: {
+    // __skein_get_global_id(group, lx, ly, lz, d) (builtins/workitem.c):
+    // the group's fields, which are the same for the group, plus the
+    // local id of dimension d.
+    auto *call = cast<CallInst>(i);
+    Function *callee = call->getCalledFunction();
+    auto *d = call->arg_size() == 5
+                  ? dyn_cast<ConstantInt>(call->getArgOperand(4))
+                  : nullptr;
+    if (!callee || callee->getName() != "__skein_get_global_id" || !d ||
+        d->getZExtValue() > 2 || !is_uniform(c, call->getArgOperand(0)))
+      return {false, nullptr, 0};
+    for (unsigned k = 1; k <= 3; k++) {
+      auto *phi = dyn_cast<PHINode>(call->getArgOperand(k));
+      if (!(phi && c.ids.count(phi)) &&
+          !is_uniform(c, call->getArgOperand(k)))
+        return {false, nullptr, 0};
+    }
+    return linear(c, call->getArgOperand(1 + (unsigned)d->getZExtValue()),
+                  depth + 1);
+  }
+  default:
+    return {false, nullptr, 0};
+  }
+}
+
+// A border test: cmp is `a < b` (value true for the whole group where
+// the test at the group's start passes) or its negation (value false).
+struct Test {
+  ICmpInst *cmp;
+  Value *a, *b;
+  bool value;
+  PHINode *id;   // the local id a varies with, or null
+};
+
+bool border_test(Copy &c, ICmpInst *cmp, Test &t) {
+  Value *l = cmp->getOperand(0), *r = cmp->getOperand(1);
+  auto *width = dyn_cast<IntegerType>(l->getType());
+  if (!width || width->getBitWidth() > 64)
+    return false;
+  auto zero = [](Value *v) {
+    auto *k = dyn_cast<ConstantInt>(v);
+    return k && k->isZero();
+  };
+  t.cmp = cmp;
+  switch (cmp->getPredicate()) {
+  case ICmpInst::ICMP_ULT: t.a = l, t.b = r, t.value = true; break;
+  case ICmpInst::ICMP_UGT: t.a = r, t.b = l, t.value = true; break;
+  case ICmpInst::ICMP_ULE: t.a = r, t.b = l, t.value = false; break;
+  case ICmpInst::ICMP_UGE: t.a = l, t.b = r, t.value = false; break;
+  case ICmpInst::ICMP_EQ:   /* b == 0: !(0 < b) */
+  case ICmpInst::ICMP_NE:   /* b != 0: 0 < b */
+    if (!zero(r))
+      return false;
+    t.a = r, t.b = l, t.value = cmp->getPredicate() == ICmpInst::ICMP_NE;
+    break;
+  default:
+    return false;
+  }
+  if (!c.in(cmp) || !is_uniform(c, t.b) || !reads_image(t.b))
+    return false;
+  Linear a = linear(c, t.a);
+  t.id = a.id;
+  return a.ok && (!a.id || a.coef == 1);
+}
+
+// Clones v's instructions in the copy before b's insertion point, every
+// local id 0 (poison-generating flags dropped: the clone runs where the
+// original might not).
+Value *at_start(Copy &c, Value *v, IRBuilder<> &b,
+                DenseMap<Value *, Value *> &done) {
+  if (!c.in(v))
+    return v;
+  if (auto *phi = dyn_cast<PHINode>(v))
+    return c.ids.count(phi) ? ConstantInt::get(phi->getType(), 0)
+                            : at_start(c, look_through(phi), b, done);
+  if (Value *d = done.lookup(v))
+    return d;
+  auto *i = cast<Instruction>(v);
+  Instruction *n = i->clone();
+  for (unsigned k = 0; k < i->getNumOperands(); k++)
+    n->setOperand(k, at_start(c, i->getOperand(k), b, done));
+  n->dropPoisonGeneratingFlags();
+  n->dropUnknownNonDebugMetadata({LLVMContext::MD_invariant_load});
+  b.Insert(n);
+  done[v] = n;
+  return n;
+}
+
+// Gives the copy that starts at case k of switch sw an inside version.
+bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
+  BasicBlock *start = sw->getSuccessor(k);
+  Copy c{f};
+  collect(c, start);
+  find_ids(c);
+  std::vector<Test> tests;
+  for (BasicBlock &bb : f)
+    if (c.blocks.count(&bb))
+      for (Instruction &i : bb)
+        if (auto *cmp = dyn_cast<ICmpInst>(&i)) {
+          Test t;
+          if (border_test(c, cmp, t))
+            tests.push_back(t);
+        }
+  if (tests.empty())
+    return false;
+
+  LLVMContext &ctx = f.getContext();
+  BasicBlock *check = BasicBlock::Create(ctx, "image.inside", &f, start);
+  IRBuilder<> b(check);
+  DenseMap<Value *, Value *> done;
+  Value *all = b.getTrue();
+  for (const Test &t : tests) {
+    Value *a0 = at_start(c, t.a, b, done), *bound = at_start(c, t.b, b, done);
+    Value *n = t.id ? c.ids.lookup(t.id) : b.getInt64(1);
+    Value *room = b.CreateZExt(b.CreateSub(bound, a0), b.getInt64Ty());
+    all = b.CreateAnd(all, b.CreateAnd(b.CreateICmpULT(a0, bound),
+                                       b.CreateICmpUGE(room, n)));
+  }
+
+  ValueToValueMapTy vmap;
+  SmallVector<BasicBlock *, 64> copies;
+  for (BasicBlock &bb : f)
+    if (c.blocks.count(&bb))
+      copies.push_back(&bb);
+  SmallVector<BasicBlock *, 64> made;
+  for (BasicBlock *bb : copies) {
+    BasicBlock *n = CloneBasicBlock(bb, vmap, ".inside", &f);
+    vmap[bb] = n;
+    made.push_back(n);
+  }
+  remapInstructionsInBlocks(made, vmap);
+  for (BasicBlock *bb : made)
+    for (Instruction &i : *bb)
+      if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
+        i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
+  for (const Test &t : tests) {
+    auto *n = cast<Instruction>(vmap[t.cmp]);
+    n->replaceAllUsesWith(ConstantInt::getBool(ctx, t.value));
+    n->eraseFromParent();
+  }
+  auto *inside = cast<BasicBlock>(vmap[start]);
+  b.CreateCondBr(all, inside, start);
+  sw->setSuccessor(k, check);
+  BasicBlock *entry = sw->getParent();
+  for (BasicBlock *s : {start, inside})
+    for (PHINode &phi : s->phis())
+      phi.replaceIncomingBlockWith(entry, check);
+  return true;
+}
+
+} // namespace
+
+unsigned version_inside(Function &f, function_ref<bool(uint64_t)> wanted) {
+  auto *sw = dyn_cast<SwitchInst>(f.getEntryBlock().getTerminator());
+  if (!sw)
+    return 0;
+  std::vector<unsigned> wanted_cases;
+  for (auto &cs : sw->cases())
+    if (wanted(cs.getCaseValue()->getZExtValue()))
+      wanted_cases.push_back(cs.getSuccessorIndex());
+  unsigned made = 0;
+  for (unsigned k : wanted_cases)
+    made += make_inside(f, sw, k);
+  return made;
+}
+
+} // namespace skein_images
