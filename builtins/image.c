@@ -633,8 +633,13 @@ INLINE int is_srgb(uint32_t order) {
  * and an FMA correction would be a library call on a CPU without FMA
  * (the builtins are generic bitcode). */
 INLINE float unorm8(uint32_t code) {
-  /* (float)code * 65793 is exact (an integer below 2^24). */
-  float f = (float)(int32_t)code * 65793.0f * 0x1p-24f;
+  /* One product with the constant 65793 * 2^-24 (17 significant bits,
+   * exact as a float): exact, since code * 65793 is below 2^24, so f is
+   * x * 2^-24. Written as (float)code * 65793.0f first, InstCombine
+   * turned that product of a converted integer and an integral constant
+   * into an integer multiply, a vpmulld per vector (10 cycles' latency
+   * on Intel cores) in every unorm8 decode. */
+  float f = (float)(int32_t)code * (65793.0f * 0x1p-24f);
   return f + f * 0x1p-24f;
 }
 

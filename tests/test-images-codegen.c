@@ -17,6 +17,7 @@
  *   - the work-items' x ids are a 32-bit vector induction, not a 64-bit
  *     one truncated vector by vector;
  *   - the border tests are unsigned comparisons, one per axis;
+ *   - the unorm8 decode multiplies in float, not in integers (vpmulld);
  *   - R UNORM_INT8's loops, in the inside versions of work-groups whose
  *     pixels are all inside the images, load and store vectors of bytes
  *     without masks (AVX2 has no masked byte accesses: with the border
@@ -65,6 +66,25 @@ static bool vector_of(const char *body, const char *op, const char *elem,
     char e[8];
     if (sscanf(p + strlen(op) - 1, "<%u x %7[a-z0-9]>", &lanes, e) == 2 &&
         strcmp(e, elem) == 0 && lanes >= min_lanes)
+      return true;
+  }
+  return false;
+}
+
+/* Whether a line of body holds a, b and c. */
+static bool line_with(const char *body, const char *a, const char *b,
+                      const char *c) {
+  for (const char *p = strstr(body, a); p; p = strstr(p + 1, a)) {
+    const char *start = p, *end = strchr(p, '\n');
+    while (start > body && start[-1] != '\n')
+      start--;
+    size_t n = end ? (size_t)(end - start) : strlen(start);
+    char line[4096];
+    if (n >= sizeof line)
+      continue;
+    memcpy(line, start, n);
+    line[n] = '\0';
+    if (strstr(line, b) && strstr(line, c))
       return true;
   }
   return false;
@@ -144,6 +164,14 @@ int main(int argc, char **argv) {
                   k ? "nearest" : "samplerless");
           test_failures++;
         }
+      /* unorm8's decode multiplies in float: InstCombine made an integer
+       * multiply (vpmulld) of the product of the converted code and the
+       * integral constant 65793. */
+      if (line_with(samplerless, " = mul ", "i32> %", "65793")) {
+        fprintf(stderr, "%s: samplerless decodes unorm8 with an integer "
+                        "multiply\n", cpu);
+        test_failures++;
+      }
       if (signed_vector_compare(samplerless)) {
         fprintf(stderr, "%s: samplerless has signed vector comparisons\n",
                 cpu);
