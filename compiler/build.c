@@ -742,6 +742,7 @@ static LLVMErrorRef optimize_part(void *ctx, LLVMModuleRef m) {
   if (err)
     return err;
   cc_image_finish(m);
+  cc_widen_byte_chains(m);
   cc_interleave_chains(m);
   cc_wg wg = pt->wg;
   wg.fn = LLVMGetNamedFunction(m, pt->fn_name);
@@ -1371,6 +1372,7 @@ static cc_status backend(build *b) {
   if (st != CC_OK)
     return st;
   cc_image_finish(b->m);
+  cc_widen_byte_chains(b->m);
   cc_interleave_chains(b->m);
   stage_done(b, "optimize");
   estimate_private(b);

@@ -230,6 +230,13 @@ void cc_unroll_whole_loops(LLVMValueRef fn, LLVMValueRef latch);
  * across work-items instead. Keeps the control flow (branch instructions
  * stay valid). */
 void cc_scalarize_function(LLVMValueRef fn);
+/* Rebuilds m's webs of byte-vector arithmetic that multiply (adds,
+ * subs, muls, bitwise operations and phis of <N x i8>, N shorts fitting
+ * one of the target's registers) on <N x i16>, truncating to bytes where
+ * a value leaves the web: x86 has no byte multiply (byte_chains.c).
+ * After the optimiser, which would narrow them back.
+ * SKEIN_BYTE_MULS=1: off. */
+void cc_widen_byte_chains(LLVMModuleRef m);
 
 /* Runs fn(arg) under LLVM's crash recovery; returns false if it crashed
  * (a signal such as SIGSEGV or SIGABRT inside it). Thread-safe. */
