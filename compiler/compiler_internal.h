@@ -211,6 +211,8 @@ typedef struct cc_vector_shape_t {
                               * (unrolled_whole.h) do not count */
   unsigned unrolled_vector_lanes; /* the most lanes of a vector that such
                               * an unrolled loop loads or stores; 0: none */
+  bool kept_inner_loop;      /* a loop inside the work-item loop that LLVM
+                              * does not unroll whole */
 } cc_vector_shape_t;
 
 /* Promotes fn's private variables to registers and measures its shape

@@ -212,9 +212,11 @@ static void inner_loops_access_vectors(llvm::Function &func,
                                        cc_vector_shape_t *shape) {
   shape->inner_vector_memory = false;
   shape->unrolled_vector_lanes = 0;
+  shape->kept_inner_loop = false;
   skein_loops::LoopAnalyses a(func);
   for (llvm::Loop *inner : loops_inside(a, latch)) {
     bool unrolled = skein_loops::unrolled_whole(inner, a.se);
+    shape->kept_inner_loop |= !unrolled;
     for (llvm::BasicBlock *bb : inner->blocks())
       for (llvm::Instruction &i : *bb) {
         llvm::Type *t = nullptr;

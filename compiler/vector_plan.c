@@ -261,19 +261,23 @@ cc_vector_plan cc_plan_vectors(LLVMValueRef fn, LLVMValueRef latch,
                             shape.carried >= t->vector_regs;
     /* Half mads chained in float (half_mad_chains.cpp: no AVX-512 FP16)
      * in vectors whose floats fill a ymm register or more (half8,
-     * half16) are kept as well. Split, half8 was 8 chains of two
-     * <8 x float> or <16 x float> values, every register of AVX2 (16 of
-     * 16) or, jammed twice, of AVX-512; with the loop's id induction and
-     * the stores' conversions on top, LLVM's scheduler ran the chains
-     * one after another to keep them in registers (the loop's code shows
-     * 128 dependent FMAs in a row). skein-bench-peak on the 2-core Xeon,
+     * half16) are kept as well, where the kernel's loop is unrolled
+     * whole. Split, half8 was 8 chains of two <8 x float> or
+     * <16 x float> values, every register of AVX2 (16 of 16) or, jammed
+     * twice, of AVX-512; with the loop's id induction and the stores'
+     * conversions on top, LLVM's scheduler ran the chains one after
+     * another to keep them in registers (the loop's code shows 128
+     * dependent FMAs in a row). skein-bench-peak on the 2-core Xeon,
      * two alternating rounds: half8 28-33 GFLOPS split against 82 kept
      * with haswell code, 42-52 against 86 with skylake-avx512 code
      * (half2 and half4 kept: 20-43, against 66-152 split). Native FP16
-     * half8 is faster split (188-197 against 44-50). */
+     * half8 is faster split (188-197 against 44-50). Where the loop
+     * stays a loop (clpeak's half8: 16 trips of 16 mads), the kept
+     * vector depends on unroll-and-jam, which did not happen there:
+     * 8-10 GFLOPS kept against 64 split, haswell code, same machine. */
     bool half_mads_kept = body.half_mads * 2 >= body.ops &&
                           !t->fp16_arith && body.bits == 32 &&
-                          width_bits >= 256;
+                          width_bits >= 256 && !shape.kept_inner_loop;
     /* Integer vectors of two registers (int16 on AVX2, long16 on
      * AVX-512) whose multiply is one instruction (32-bit elements on
      * every x86-64-v2 CPU, 64-bit ones with AVX-512 DQ's vpmullq):
