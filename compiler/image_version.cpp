@@ -728,6 +728,31 @@ static void sink_after_gather(PHINode *phi, Instruction *g, Instruction *then) {
   phi->eraseFromParent();
 }
 
+// Moves the instructions of block head (the loop body before a guarded
+// gather) that only the guarded block `then` uses into it: the gather's
+// lane addresses (R8's word addresses: a sign extension, an add, a mask,
+// a subtraction and a vector of pointers per vector of lanes) ran in
+// every iteration, for a gather that runs only where the guessed column
+// misses. In reverse order, so that an instruction whose users moved can
+// follow them; only instructions that neither read nor write memory.
+static void sink_before_gather(BasicBlock *head, BasicBlock *then) {
+  std::vector<Instruction *> order;
+  for (Instruction &i : *head)
+    order.push_back(&i);
+  for (auto it = order.rbegin(); it != order.rend(); ++it) {
+    Instruction *i = *it;
+    if (i->isTerminator() || isa<PHINode>(i) || i->mayReadOrWriteMemory() ||
+        i->mayHaveSideEffects() || i->use_empty())
+      continue;
+    bool only_then = true;
+    for (User *u : i->users())
+      if (cast<Instruction>(u)->getParent() != then)
+        only_then = false;
+    if (only_then)
+      i->moveBefore(&*then->getFirstInsertionPt());
+  }
+}
+
 // After the optimiser: every masked gather of image pixels in a
 // work-group function runs only where its mask has a lane set. A read
 // that texel_f splits on the guessed column (image.c) becomes, once
@@ -776,5 +801,6 @@ extern "C" void cc_image_finish(LLVMModuleRef mref) {
     phi->addIncoming(g, then->getParent());
     phi->addIncoming(passthru, cast<Instruction>(any)->getParent());
     sink_after_gather(phi, g, then);
+    sink_before_gather(cast<Instruction>(any)->getParent(), then->getParent());
   }
 }

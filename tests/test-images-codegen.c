@@ -18,6 +18,7 @@
  *     one truncated vector by vector;
  *   - the border tests are unsigned comparisons, one per axis;
  *   - the unorm8 decode multiplies in float, not in integers (vpmulld);
+ *   - a skipped gather's lane addresses are made only where it runs;
  *   - R UNORM_INT8's loops, in the inside versions of work-groups whose
  *     pixels are all inside the images, load and store vectors of bytes
  *     without masks (AVX2 has no masked byte accesses: with the border
@@ -90,6 +91,45 @@ static bool line_with(const char *body, const char *a, const char *b,
   return false;
 }
 
+/* The number of pixel gathers in body whose vector of addresses is made
+ * outside the gather's block (its name defined before the block's
+ * label, or not at all in it). */
+static unsigned gathers_addressed_outside(const char *body) {
+  static const char op[] = "@llvm.masked.gather.";
+  unsigned outside = 0;
+  for (const char *p = strstr(body, op); p; p = strstr(p + 1, op)) {
+    const char *arg = strstr(p, " x ptr> %");
+    const char *eol = strchr(p, '\n');
+    if (!arg || (eol && arg > eol))
+      continue;
+    char name[32], def[40];
+    if (sscanf(arg + 8, "%31[%0-9a-z.]", name) != 1)
+      continue;
+    snprintf(def, sizeof def, "  %s = ", name);
+    /* Back from the gather's line to its block's label. */
+    const char *line = p;
+    while (line > body && line[-1] != '\n')
+      line--;
+    bool found = false;
+    while (line > body) {
+      const char *prev = line - 1;
+      while (prev > body && prev[-1] != '\n')
+        prev--;
+      line = prev;
+      if (strncmp(line, def, strlen(def)) == 0) {
+        found = true;
+        break;
+      }
+      if (line[0] != ' ' && line[0] != '\n' && strchr(line, ':') &&
+          strchr(line, ':') < strchr(line, '\n'))
+        break; /* the block's label */
+    }
+    if (!found)
+      outside++;
+  }
+  return outside;
+}
+
 /* Whether body has a signed comparison of vectors of i32. */
 static bool signed_vector_compare(const char *body) {
   static const char *const preds[] = {"slt", "sle", "sgt", "sge"};
@@ -129,6 +169,15 @@ int main(int argc, char **argv) {
       if (!strstr(nearest, "@llvm.masked.gather.")) {
         fprintf(stderr, "%s: nearest's loops are not vectorised (no "
                         "gather)\n", cpu);
+        test_failures++;
+      }
+      /* The gather's lane addresses are made in the block that runs it
+       * only where a lane misses the guess (cc_image_finish), not in
+       * every iteration. */
+      unsigned outside = gathers_addressed_outside(nearest);
+      if (outside) {
+        fprintf(stderr, "%s: nearest makes the addresses of %u gathers "
+                        "outside their guarded blocks\n", cpu, outside);
         test_failures++;
       }
       /* RGBA8's and R FLOAT's guessed pixels: a masked load of a vector
