@@ -3,7 +3,8 @@
 # drivers: it runs Debian's clpeak and skein-bench-launch once per driver,
 # each with OCL_ICD_VENDORS naming that driver's one .icd file, keeps the
 # raw output under <build>/bench-results/<date>/ and prints a summary table.
-# skein-bench-peak (our clpeak-like compute and read figures) runs as well.
+# skein-bench-peak (our clpeak-like compute and read figures) and
+# skein-bench-collectives (work-group collectives against a copy) run as well.
 #
 # The machine's own ceilings come first: skein-bench-cpu-peak's FMA peak
 # and read bandwidth (for AVX2 too with -c), which the table's figures
@@ -37,7 +38,8 @@ shift $((OPTIND - 1))
 build=$(cd "$build" && pwd) || exit 1
 launch="$build/bench/skein-bench-launch"
 peak="$build/bench/skein-bench-peak"
-for prog in "$launch" "$peak"; do
+collectives="$build/bench/skein-bench-collectives"
+for prog in "$launch" "$peak" "$collectives"; do
   [ -x "$prog" ] || { echo "compare.sh: no $prog (build it first)" >&2; exit 1; }
 done
 command -v clpeak >/dev/null || { echo "compare.sh: clpeak not installed" >&2; exit 1; }
@@ -94,6 +96,11 @@ run_driver() {
   env "$extra" OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 \
     timeout 1800 "$peak" >"$out/$name.peak.txt" 2>&1
   echo "   skein-bench-peak exit status $?" | tee -a "$out/machine.txt"
+  # Work-group collectives and the local-memory tree against a copy
+  # (issue 10's barrier targets are fractions of the copy).
+  env "$extra" OCL_ICD_VENDORS=$icd OCL_ICD_ASSUME_ICD_EXTENSION=1 \
+    timeout 1800 "$collectives" >"$out/$name.collectives.txt" 2>&1
+  echo "   skein-bench-collectives exit status $?" | tee -a "$out/machine.txt"
 }
 
 # Turns one driver's raw output into "metric<TAB>value" lines.
@@ -118,6 +125,9 @@ extract() {
       gsub(/^ +| +$/, "", k); gsub(/ /, "", v)
       print s " " k "\t" v; next
     }
+    FILENAME ~ /collectives.txt$/ && /Melem\/s$/ {
+      print "collectives " $1 " " $2 " (Melem/s)\t" $3; next
+    }
     /^\| / && !/\| metric/ {
       n = split($0, a, "|"); k = a[2]; v = a[3]; u = a[4]
       gsub(/^ +| +$/, "", k); gsub(/ /, "", v); gsub(/^ +| +$/, "", u)
@@ -141,7 +151,7 @@ echo "uptime after: $(uptime)" | tee -a "$out/machine.txt"
 
 for n in $names; do
   extract "$out/$n.launch.txt" "$out/$n.peak.txt" "$out/$n.clpeak.txt" \
-    >"$out/$n.tsv"
+    "$out/$n.collectives.txt" >"$out/$n.tsv"
 done
 
 # Side by side: one column per driver, then Skein's value over each other's,
