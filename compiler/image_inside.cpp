@@ -112,10 +112,16 @@ void find_ids(Copy &c) {
       }
       if (!from_zero || !next)
         continue;
+      // The compare must decide the back edge (so that the phi never
+      // takes a value the bound does not admit).
       for (User *u : next->users()) {
         auto *cmp = dyn_cast<ICmpInst>(u);
-        if (cmp && cmp->getPredicate() == ICmpInst::ICMP_ULT &&
-            cmp->getOperand(0) == next && !c.in(cmp->getOperand(1))) {
+        auto *br = cmp && cmp->hasOneUse()
+                       ? dyn_cast<BranchInst>(*cmp->user_begin())
+                       : nullptr;
+        if (cmp && br && cmp->getPredicate() == ICmpInst::ICMP_ULT &&
+            cmp->getOperand(0) == next && !c.in(cmp->getOperand(1)) &&
+            br->getSuccessor(0) == bb && br->getSuccessor(1) != bb) {
           c.ids[&phi] = cmp->getOperand(1);
           break;
         }
