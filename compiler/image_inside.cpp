@@ -45,6 +45,10 @@ using namespace llvm;
 
 namespace skein_images {
 
+namespace {
+
+// A fresh loop id for a copied loop's metadata; id itself where it is no
+// loop id.
 MDNode *fresh_loop_id(MDNode *id) {
   if (!id || id->getNumOperands() == 0 || id->getOperand(0) != id)
     return id;
@@ -55,6 +59,26 @@ MDNode *fresh_loop_id(MDNode *id) {
   MDNode *n = MDNode::getDistinct(id->getContext(), ops);
   n->replaceOperandWith(0, n);
   return n;
+}
+
+} // namespace
+
+SmallVector<BasicBlock *, 64> clone_blocks(Function &f,
+                                           ArrayRef<BasicBlock *> blocks,
+                                           const char *suffix,
+                                           ValueToValueMapTy &vmap) {
+  SmallVector<BasicBlock *, 64> made;
+  for (BasicBlock *bb : blocks) {
+    BasicBlock *n = CloneBasicBlock(bb, vmap, suffix, &f);
+    vmap[bb] = n;
+    made.push_back(n);
+  }
+  remapInstructionsInBlocks(made, vmap);
+  for (BasicBlock *bb : made)
+    for (Instruction &i : *bb)
+      if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
+        i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
+  return made;
 }
 
 namespace {
@@ -411,17 +435,7 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
   for (BasicBlock &bb : f)
     if (c.blocks.count(&bb))
       copies.push_back(&bb);
-  SmallVector<BasicBlock *, 64> made;
-  for (BasicBlock *bb : copies) {
-    BasicBlock *n = CloneBasicBlock(bb, vmap, ".inside", &f);
-    vmap[bb] = n;
-    made.push_back(n);
-  }
-  remapInstructionsInBlocks(made, vmap);
-  for (BasicBlock *bb : made)
-    for (Instruction &i : *bb)
-      if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
-        i.setMetadata(LLVMContext::MD_loop, fresh_loop_id(id));
+  clone_blocks(f, copies, ".inside", vmap);
   for (const Test &t : tests) {
     auto *n = cast<Instruction>(vmap[t.cmp]);
     n->replaceAllUsesWith(ConstantInt::getBool(ctx, t.value));

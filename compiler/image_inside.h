@@ -4,17 +4,25 @@
 #ifndef SKEIN_IMAGE_INSIDE_H
 #define SKEIN_IMAGE_INSIDE_H
 
+#include <llvm/ADT/ArrayRef.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
+#include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/Metadata.h>
+#include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <cstdint>
 
 namespace skein_images {
 
-// A fresh loop id for a copied loop's metadata (a copy must not share
-// its loop's identity); id itself where it is no loop id.
-llvm::MDNode *fresh_loop_id(llvm::MDNode *id);
+// Copies blocks into f (their names ending in suffix), the copies
+// branching and referring to one another where the originals did (vmap
+// maps each original block and value to its copy), each copied loop with
+// a fresh loop id (a copy must not share its loop's identity). Returns
+// the copies in the order of blocks.
+llvm::SmallVector<llvm::BasicBlock *, 64>
+clone_blocks(llvm::Function &f, llvm::ArrayRef<llvm::BasicBlock *> blocks,
+             const char *suffix, llvm::ValueToValueMapTy &vmap);
 
 // In work-group function f, whose entry block ends in the image pass's
 // switch over its copies, gives each copy whose case value `wanted`

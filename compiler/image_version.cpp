@@ -359,18 +359,7 @@ unsigned version(Function &f, std::vector<CallInst *> &keys,
   for (size_t fi = 0; fi < std::size(float_versions); fi++)
     for (unsigned ci = 0; ci < std::max(num_classes, 1u); ci++) {
       ValueToValueMapTy vmap;
-      SmallVector<BasicBlock *, 32> copies;
-      for (BasicBlock *bb : body) {
-        BasicBlock *c = CloneBasicBlock(bb, vmap, ".fmt", &f);
-        vmap[bb] = c;
-        copies.push_back(c);
-      }
-      remapInstructionsInBlocks(copies, vmap);
-      for (BasicBlock *c : copies)
-        for (Instruction &i : *c)
-          if (MDNode *id = i.getMetadata(LLVMContext::MD_loop))
-            i.setMetadata(LLVMContext::MD_loop,
-                          skein_images::fresh_loop_id(id));
+      skein_images::clone_blocks(f, body, ".fmt", vmap);
       for (CallInst *k : keys) {
         auto *copy = cast<CallInst>(vmap[k]);
         copy->replaceAllUsesWith(b.getInt64(float_versions[fi]));
