@@ -87,15 +87,26 @@ static LLVMValueRef after(LLVMValueRef i) {
 
 /* Widens fn's byte webs that multiply; true if it widened any. */
 static bool widen_function(LLVMValueRef fn, unsigned max_lanes) {
+  /* The widening is an optimisation: without memory for its tables the
+   * function is left as it is. */
   size_t n = 0, cap_list = 64;
   LLVMValueRef *web = malloc(cap_list * sizeof *web);
+  if (!web)
+    return false;
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
          i = LLVMGetNextInstruction(i))
       if (byte_web_op(i, max_lanes)) {
-        if (n == cap_list)
-          web = realloc(web, (cap_list *= 2) * sizeof *web);
+        if (n == cap_list) {
+          LLVMValueRef *more = realloc(web, 2 * cap_list * sizeof *web);
+          if (!more) {
+            free(web);
+            return false;
+          }
+          web = more;
+          cap_list *= 2;
+        }
         web[n++] = i;
       }
   if (!n) {
@@ -107,6 +118,13 @@ static bool widen_function(LLVMValueRef fn, unsigned max_lanes) {
     map.cap *= 2;
   map.keys = calloc(map.cap, sizeof *map.keys);
   map.vals = calloc(map.cap, sizeof *map.vals);
+  unsigned *parent = malloc(n * sizeof *parent);
+  bool *has_mul = calloc(n, sizeof *has_mul);
+  bool *keep = malloc(n * sizeof *keep);
+  LLVMValueRef *twin = calloc(n, sizeof *twin);
+  bool any = false;
+  if (!map.keys || !map.vals || !parent || !has_mul || !keep || !twin)
+    goto out;
   for (size_t k = 0; k < n; k++) {
     size_t s = slot_of(&map, web[k]);
     map.keys[s] = web[k];
@@ -115,8 +133,6 @@ static bool widen_function(LLVMValueRef fn, unsigned max_lanes) {
   /* Webs are the connected parts of the operand graph; only those with a
    * multiply are worth widening (byte additions and logic are native,
    * and in 16 bits would take twice the registers). */
-  unsigned *parent = malloc(n * sizeof *parent);
-  bool *has_mul = calloc(n, sizeof *has_mul);
   for (size_t k = 0; k < n; k++)
     parent[k] = (unsigned)k;
   for (size_t k = 0; k < n; k++) {
@@ -131,8 +147,6 @@ static bool widen_function(LLVMValueRef fn, unsigned max_lanes) {
   for (size_t k = 0; k < n; k++)
     if (LLVMGetInstructionOpcode(web[k]) == LLVMMul)
       has_mul[find_root(parent, (unsigned)k)] = true;
-  bool *keep = malloc(n * sizeof *keep);
-  bool any = false;
   for (size_t k = 0; k < n; k++)
     any |= keep[k] = has_mul[find_root(parent, (unsigned)k)];
   if (!any)
@@ -140,7 +154,6 @@ static bool widen_function(LLVMValueRef fn, unsigned max_lanes) {
 
   LLVMContextRef ctx = LLVMGetTypeContext(LLVMTypeOf(fn));
   LLVMBuilderRef b = LLVMCreateBuilderInContext(ctx);
-  LLVMValueRef *twin = calloc(n, sizeof *twin);
   /* The phis first (their incoming values may come later in the loop),
    * then every operation once its operands' twins exist, each right
    * after its original, which its operands already dominate. */
@@ -206,9 +219,9 @@ static bool widen_function(LLVMValueRef fn, unsigned max_lanes) {
   for (size_t k = 0; k < n; k++)
     if (keep[k])
       LLVMInstructionEraseFromParent(web[k]);
-  free(twin);
   LLVMDisposeBuilder(b);
 out:
+  free(twin);
   free(keep);
   free(has_mul);
   free(parent);

@@ -87,6 +87,8 @@ static bool from_byte(LLVMValueRef v) {
 
 static body_profile profile_body(LLVMValueRef fn) {
   body_profile p = {0, 1, 0, 0, false, 0, false, 0, 0, 0, 0};
+  unsigned fpmath = LLVMGetMDKindIDInContext(
+      LLVMGetTypeContext(LLVMTypeOf(fn)), "fpmath", 6);
   for (LLVMBasicBlockRef bb = LLVMGetFirstBasicBlock(fn); bb;
        bb = LLVMGetNextBasicBlock(bb))
     for (LLVMValueRef i = LLVMGetFirstInstruction(bb); i;
@@ -137,9 +139,7 @@ static body_profile profile_body(LLVMValueRef fn) {
           (!p.narrowest || vbits < p.narrowest))
         p.narrowest = vbits;
       p.half_mads += k == LLVMFloatTypeKind && op == LLVMCall &&
-                     LLVMGetMetadata(i, LLVMGetMDKindIDInContext(
-                                            LLVMGetTypeContext(t), "fpmath",
-                                            6)) != NULL;
+                     LLVMGetMetadata(i, fpmath) != NULL;
       p.half_results += k == LLVMHalfTypeKind &&
                         (op == LLVMFPTrunc || op == LLVMFAdd ||
                          op == LLVMFMul || op == LLVMFSub || op == LLVMCall);
