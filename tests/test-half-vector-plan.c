@@ -120,18 +120,6 @@ static int run_avx2(void) {
   return test_finish("test-half-vector-plan (run, haswell)");
 }
 
-/* Whether the plan line of kernel `name` in the modes dump says its
- * vectors were kept (plan "vectors kept") or split. */
-static int plan_kept(const char *dump, const char *name) {
-  char head[64];
-  snprintf(head, sizeof head, "skein: %s: vectors ", name);
-  const char *p = strstr(dump, head);
-  if (!p)
-    return -1;
-  p += strlen(head);
-  return strncmp(p, "kept", 4) == 0 ? 1 : 0;
-}
-
 int main(int argc, char **argv) {
   if (argc == 3 && strcmp(argv[1], "--child") == 0)
     return strcmp(argv[2], "run") == 0
@@ -144,24 +132,19 @@ int main(int argc, char **argv) {
     CHECK(out != NULL);
     if (!out)
       continue;
-    int half8 = plan_kept(out, "chain_half8");
-    int half8_loop = plan_kept(out, "chain_half8_loop");
-    int half4 = plan_kept(out, "chain_half4");
-    if (half8 != 1) {
-      fprintf(stderr, "%s: chain_half8's vectors %s, want kept\n",
-              targets[t], half8 < 0 ? "have no plan line" : "split");
+    if (!test_mode_says(out, "", "chain_half8", "vectors kept")) {
+      fprintf(stderr, "%s: chain_half8's vectors not kept\n", targets[t]);
       test_failures++;
     }
     /* Its loop kept, a kept half8 needs unroll-and-jam, which did not
      * happen: 8-10 GFLOPS kept against 64 split (haswell). */
-    if (half8_loop != 0) {
-      fprintf(stderr, "%s: chain_half8_loop's vectors %s, want split\n",
-              targets[t], half8_loop < 0 ? "have no plan line" : "kept");
+    if (!test_mode_says(out, "", "chain_half8_loop", "split into lanes")) {
+      fprintf(stderr, "%s: chain_half8_loop's vectors not split\n",
+              targets[t]);
       test_failures++;
     }
-    if (half4 != 0) {
-      fprintf(stderr, "%s: chain_half4's vectors %s, want split\n",
-              targets[t], half4 < 0 ? "have no plan line" : "kept");
+    if (!test_mode_says(out, "", "chain_half4", "split into lanes")) {
+      fprintf(stderr, "%s: chain_half4's vectors not split\n", targets[t]);
       test_failures++;
     }
     free(out);

@@ -270,29 +270,12 @@ static bool first_two_chained(const char *body, const char *op) {
   return reads(body, names[1], names[0], 3);
 }
 
-/* Whether out (the child's stderr) has the SKEIN_DUMP=modes line that
- * starts with "skein: <what> <name>: " and contains text. */
-static bool mode_says(const char *out, const char *what, const char *name,
-                      const char *text) {
-  char head[128];
-  snprintf(head, sizeof head, "skein: %s%s%s: ", what, *what ? " " : "",
-           name);
-  for (const char *p = strstr(out, head); p; p = strstr(p + 1, head)) {
-    const char *eol = strchr(p, '\n');
-    size_t len = eol ? (size_t)(eol - p) : strlen(p);
-    char line[512];
-    snprintf(line, sizeof line, "%.*s", (int)(len < 511 ? len : 511), p);
-    if (strstr(line, text))
-      return true;
-  }
-  return false;
-}
 
 /* Counts a failure, naming target cpu and kernel name, unless out has
- * the SKEIN_DUMP=modes line of mode_says(what, name, text). */
+ * the SKEIN_DUMP=modes line of test_mode_says(what, name, text). */
 static void expect_mode(const char *cpu, const char *out, const char *what,
                         const char *name, const char *text) {
-  if (mode_says(out, what, name, text))
+  if (test_mode_says(out, what, name, text))
     return;
   fprintf(stderr, "%s %s: no \"%s\" in its modes line\n", cpu, name, text);
   test_failures++;
@@ -413,14 +396,14 @@ int main(int argc, char **argv) {
       bool keep = width == t->vector_bits && t->vector_bits == 512 &&
                   2 * lanes >= 32;
       if (!c->scalar && keep &&
-          (!mode_says(out, "", c->name, "vectors kept") ||
-           !mode_says(out, "kernel", c->name, "loop mode"))) {
+          (!test_mode_says(out, "", c->name, "vectors kept") ||
+           !test_mode_says(out, "kernel", c->name, "loop mode"))) {
         fprintf(stderr, "%s %s: not kept whole in loop mode\n", t->cpu,
                 c->name);
         test_failures++;
       }
       if (!c->scalar && width <= t->vector_bits && !keep &&
-          !mode_says(out, "", c->name, "split into lanes")) {
+          !test_mode_says(out, "", c->name, "split into lanes")) {
         fprintf(stderr, "%s %s: not split into lanes\n", t->cpu, c->name);
         test_failures++;
       }
@@ -440,7 +423,7 @@ int main(int argc, char **argv) {
     for (size_t r = 0; r < sizeof reads / sizeof *reads; r++) {
       char *read = test_wg_function_ir(out, reads[r]);
       if (!read || !wide_loads(read, min_bits) ||
-          !mode_says(out, "kernel", reads[r], "loop mode")) {
+          !test_mode_says(out, "kernel", reads[r], "loop mode")) {
         fprintf(stderr, "%s %s: %s\n", t->cpu, reads[r],
                 !read ? "no work-group function"
                       : "not loop mode with wide loads and no gathers");
@@ -599,7 +582,7 @@ int main(int argc, char **argv) {
     char *tree = test_wg_function_ir(out, "tree_int");
     if (!tree || strstr(tree, "@llvm.masked.load") ||
         strstr(tree, "@llvm.masked.store") ||
-        !mode_says(out, "kernel", "tree_int", "region mode")) {
+        !test_mode_says(out, "kernel", "tree_int", "region mode")) {
       fprintf(stderr, "%s tree_int: %s\n", t->cpu,
               !tree ? "no work-group function"
                     : "not region mode without masked accesses");

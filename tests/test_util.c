@@ -293,6 +293,22 @@ char *test_wg_function_ir(const char *ir, const char *name) {
   return NULL;
 }
 
+bool test_mode_says(const char *out, const char *what, const char *name,
+                    const char *text) {
+  char head[128];
+  snprintf(head, sizeof head, "skein: %s%s%s: ", what, *what ? " " : "",
+           name);
+  for (const char *p = strstr(out, head); p; p = strstr(p + 1, head)) {
+    const char *eol = strchr(p, '\n');
+    size_t len = eol ? (size_t)(eol - p) : strlen(p);
+    char line[512];
+    snprintf(line, sizeof line, "%.*s", (int)(len < 511 ? len : 511), p);
+    if (strstr(line, text))
+      return true;
+  }
+  return false;
+}
+
 unsigned test_count(const char *text, const char *needle) {
   unsigned n = 0;
   for (const char *p = strstr(text, needle); p; p = strstr(p + 1, needle))

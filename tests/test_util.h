@@ -8,6 +8,7 @@
 #define CL_USE_DEPRECATED_OPENCL_1_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_0_APIS
 #include <CL/cl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -127,6 +128,11 @@ int test_build_child(const char *cpu, const char *dump, const char *source);
 char *test_wg_function_ir(const char *ir, const char *name);
 /* How many times needle occurs in text. */
 unsigned test_count(const char *text, const char *needle);
+/* Whether out (a child's stderr) has a SKEIN_DUMP=modes line that starts
+ * with "skein: <what> <name>: " ("skein: <name>: " where what is "") and
+ * contains text. */
+bool test_mode_says(const char *out, const char *what, const char *name,
+                    const char *text);
 
 /* Prints "N passed, N failed"-style summary; returns the exit code. */
 int test_finish(const char *name);
