@@ -336,6 +336,19 @@ INLINE int32_t floor_int(float f) {
   return (int32_t)f;
 }
 
+/* floor_int(u) for a nearest read's index along an axis (u the
+ * unnormalised coordinate, before the addressing mode). Out of line and
+ * weak for the image pass (compiler/image_centres.cpp), which finds every
+ * call: where u is a pixel's centre computed from an int x, as image
+ * filters write it (`convert_float(x) + 0.5f`, or that divided by the
+ * extent and multiplied back by the sampler), the index is x itself,
+ * and the pass puts x there (kept within the extents' bounds), sparing
+ * every vectorised pixel the float round trip; elsewhere it inlines
+ * this body. Without the pass it is a call. */
+__attribute__((noinline, weak)) int32_t __skein_image_nearest_index(float u) {
+  return floor_int(u);
+}
+
 /* An array's layer from its coordinate: rounded to nearest even, clamped
  * to the layers ("always CLK_ADDRESS_CLAMP_TO_EDGE"). */
 INLINE int32_t layer_of(float f, int32_t layers) {
@@ -1145,7 +1158,7 @@ INLINE axis address(uint32_t sampler, float c, int32_t n) {
   }
   float u = normalized ? c * nf : c;
   if (!linear) {
-    x.i0 = clamp_mode(mode, floor_int(u), n);
+    x.i0 = clamp_mode(mode, __skein_image_nearest_index(u), n);
   } else {
     int32_t i = floor_int(u - 0.5f);
     x.i0 = clamp_mode(mode, i, n);
@@ -1324,12 +1337,21 @@ ENTRY float4 __skein_image_read_fi(uint32_t type, const AS_GLOBAL void *image,
   int32_t p[3];
   int_pixel(&g, sampler, coord, p);
   /* Integer coordinates address pixels as they are, unless clamped to
-   * the edge: only then can the guessed column help (coordinates that
-   * are the work-items' ids already give consecutive addresses, and a
-   * guess would only add a load). */
+   * the edge: only then can a guessed column help (coordinates that are
+   * the work-items' ids already give consecutive addresses, and a guess
+   * would only add a load). The guess is the coordinate's own column
+   * before the clamp, not the work-item's id: the same pixel wherever
+   * the clamp changes nothing, and consecutive across work-items where
+   * the kernel reads its id plus a constant, as filters read their
+   * neighbours (a 5x5 box filter's reads at x - 2 .. x + 2 missed the
+   * id's guess four times in five and were gathers). Through
+   * __skein_image_lane_x, so that outside the versioned loops there is
+   * no guess. */
   int clamped = (sampler & SKEIN_SAMPLER_ADDRESS_MASK) ==
                 SKEIN_SAMPLER_ADDRESS_CLAMP_TO_EDGE;
-  return texel_f(&g, p, clamped ? g.lane_x : INT32_MIN, clamped, clamped);
+  int32_t column =
+      clamped ? (int32_t)__skein_image_lane_x((int64_t)coord.x) : INT32_MIN;
+  return texel_f(&g, p, column, clamped, clamped);
 }
 
 ENTRY uint4 __skein_image_read_ui(uint32_t type, const AS_GLOBAL void *image,

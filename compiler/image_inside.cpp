@@ -26,6 +26,12 @@
 // only from values that cannot change during the launch: constants,
 // the entry block's values, the launch record and the image
 // descriptors. A group whose test fails runs the copy as it was.
+//
+// Clamps to the edge, `min(max(A, 0), B - 1)` (image.c's clamp_edge,
+// also over image_centres.cpp's bounds of a centre's index), are tested
+// the same way: where A is inside [0, B) for the whole group, the clamp
+// is A, and a read's guessed column (texel_f) then equals its pixel's,
+// so its test and its gather go too.
 #include "image_inside.h"
 #include "compiler_internal.h"
 
@@ -36,12 +42,14 @@
 #include <llvm/IR/Instructions.h>
 #include <llvm/IR/IntrinsicInst.h>
 #include <llvm/IR/Module.h>
+#include <llvm/IR/PatternMatch.h>
 #include <llvm/Transforms/Utils/Cloning.h>
 #include <llvm/Transforms/Utils/ValueMapper.h>
 
 #include <vector>
 
 using namespace llvm;
+using namespace llvm::PatternMatch;
 
 namespace skein_images {
 
@@ -338,12 +346,29 @@ Linear linear(Copy &c, Value *v, unsigned depth = 0) {
 
 // A border test: cmp is `a < b` (value true for the whole group where
 // the test at the group's start passes) or its negation (value false).
+// Or a clamp to the edge: cmp is null and clamp is `min(max(a, 0), m)`
+// with b = m + 1 (a itself where a < b for the whole group), the max
+// maybe over `min(max(a, lo), hi)` with lo <= 0 and b <= hi + 1
+// (image_centres.cpp's bounds of a pixel centre's index), which the test
+// at the group's start checks with hi.
 struct Test {
   ICmpInst *cmp;
   Value *a, *b;
   bool value;
   PHINode *id;   // the local id a varies with, or null
+  IntrinsicInst *clamp = nullptr;
+  Value *m = nullptr;
+  const APInt *hi = nullptr;
 };
+
+// Whether a is a coordinate whose border tests the inside version can
+// decide: the same for the group, or a local id (coefficient 1) plus
+// something that is.
+bool coordinate(Copy &c, Value *a, PHINode *&id) {
+  Linear l = linear(c, a);
+  id = l.id;
+  return l.ok && (!l.id || l.coef == 1);
+}
 
 bool border_test(Copy &c, ICmpInst *cmp, Test &t) {
   Value *l = cmp->getOperand(0), *r = cmp->getOperand(1);
@@ -371,9 +396,44 @@ bool border_test(Copy &c, ICmpInst *cmp, Test &t) {
   }
   if (!c.in(cmp) || !is_uniform(c, t.b) || !reads_image(t.b))
     return false;
-  Linear a = linear(c, t.a);
-  t.id = a.id;
-  return a.ok && (!a.id || a.coef == 1);
+  return coordinate(c, t.a, t.id);
+}
+
+// A clamp to the edge (see Test): image.c's clamp_edge, `max(i, 0)` then
+// `min(that, extent - 1)`, as InstCombine leaves it.
+bool edge_clamp(Copy &c, IntrinsicInst *mn, Test &t) {
+  if (mn->getIntrinsicID() != Intrinsic::smin || !c.in(mn))
+    return false;
+  for (unsigned k = 0; k < 2; k++) {
+    auto *mx = dyn_cast<IntrinsicInst>(mn->getArgOperand(k));
+    Value *m = mn->getArgOperand(1 - k);
+    const APInt *zero, *lo, *hi;
+    Value *a;
+    if (!mx || mx->getIntrinsicID() != Intrinsic::smax ||
+        !match(mx->getArgOperand(1), m_APInt(zero)) || !zero->isZero() ||
+        !is_uniform(c, m) || !reads_image(m))
+      continue;
+    a = mx->getArgOperand(0);
+    t.hi = nullptr;
+    // The bounds of a centre's index (image_centres.cpp), either order.
+    if (match(a, m_SMin(m_SMax(m_Value(a), m_APInt(lo)), m_APInt(hi))) ||
+        match(a, m_SMax(m_SMin(m_Value(a), m_APInt(hi)), m_APInt(lo)))) {
+      if (!lo->isNonPositive() || hi->isNegative())
+        return false;
+      if (!hi->isMaxSignedValue())   /* else it bounds nothing */
+        t.hi = hi;
+    }
+    if (!coordinate(c, a, t.id))
+      return false;
+    t.cmp = nullptr;
+    t.clamp = mn;
+    t.a = a;
+    t.m = m;
+    t.b = nullptr;
+    t.value = true;
+    return true;
+  }
+  return false;
 }
 
 // Clones v's instructions in the copy before b's insertion point, every
@@ -406,14 +466,17 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
   collect(c, start);
   find_ids(c);
   std::vector<Test> tests;
-  for (BasicBlock &bb : f)
-    if (c.blocks.count(&bb))
-      for (Instruction &i : bb)
-        if (auto *cmp = dyn_cast<ICmpInst>(&i)) {
-          Test t;
-          if (border_test(c, cmp, t))
-            tests.push_back(t);
-        }
+  for (BasicBlock &bb : f) {
+    if (!c.blocks.count(&bb))
+      continue;
+    for (Instruction &i : bb) {
+      Test t;
+      auto *cmp = dyn_cast<ICmpInst>(&i);
+      auto *mn = dyn_cast<IntrinsicInst>(&i);
+      if ((cmp && border_test(c, cmp, t)) || (mn && edge_clamp(c, mn, t)))
+        tests.push_back(t);
+    }
+  }
   if (tests.empty())
     return false;
 
@@ -423,11 +486,24 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
   DenseMap<Value *, Value *> done;
   Value *all = b.getTrue();
   for (const Test &t : tests) {
-    Value *a0 = at_start(c, t.a, b, done), *bound = at_start(c, t.b, b, done);
+    Value *a0 = at_start(c, t.a, b, done);
+    Value *bound = t.clamp ? b.CreateAdd(at_start(c, t.m, b, done),
+                                         ConstantInt::get(t.a->getType(), 1))
+                           : at_start(c, t.b, b, done);
     Value *n = t.id ? c.ids.lookup(t.id) : b.getInt64(1);
     Value *room = b.CreateZExt(b.CreateSub(bound, a0), b.getInt64Ty());
     all = b.CreateAnd(all, b.CreateAnd(b.CreateICmpULT(a0, bound),
                                        b.CreateICmpUGE(room, n)));
+    // A clamp is a itself where 0 <= a < bound as signed values too, and
+    // the inner bounds keep every such a.
+    if (t.clamp) {
+      all = b.CreateAnd(all, b.CreateICmpSGT(bound, ConstantInt::get(
+                                                        bound->getType(), 0)));
+      if (t.hi)
+        all = b.CreateAnd(all, b.CreateICmpSLE(
+                                   bound, ConstantInt::get(bound->getType(),
+                                                           *t.hi + 1)));
+    }
   }
 
   ValueToValueMapTy vmap;
@@ -437,8 +513,12 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
       copies.push_back(&bb);
   clone_blocks(f, copies, ".inside", vmap);
   for (const Test &t : tests) {
-    auto *n = cast<Instruction>(vmap[t.cmp]);
-    n->replaceAllUsesWith(ConstantInt::getBool(ctx, t.value));
+    Instruction *at = t.cmp ? static_cast<Instruction *>(t.cmp) : t.clamp;
+    auto *n = cast<Instruction>(vmap[at]);
+    Value *a = t.a;
+    if (Value *copied = vmap.lookup(a))
+      a = copied;
+    n->replaceAllUsesWith(t.clamp ? a : ConstantInt::getBool(ctx, t.value));
     n->eraseFromParent();
   }
   auto *inside = cast<BasicBlock>(vmap[start]);

@@ -30,6 +30,7 @@
 // After the optimiser, cc_image_finish branches around each vectorised
 // pixel gather whose lanes are all off (the reads outside the guess).
 #include "compiler_internal.h"
+#include "image_centres.h"
 #include "image_inside.h"
 
 #include <llvm/ADT/DenseMap.h>
@@ -76,16 +77,21 @@ const uint64_t float_versions[] = {
 
 // Whether the copy of case value v (version(): the format's index in
 // float_versions plus 1, times 16, plus the sampler class's) gets an
-// inside version (image_inside.cpp): R UNORM_INT8's, whose pixels are
-// bytes. AVX2 has no masked byte loads or stores, so where the border
-// tests stay its loops stay scalar; the other formats' copies vectorise
-// with masked accesses of 32-bit elements, and another copy would only
-// add compile time.
+// inside version (image_inside.cpp): those of UNORM_INT8. R's pixels are
+// bytes, and AVX2 has no masked byte loads or stores, so where the border
+// tests stay its loops stay scalar; RGBA8's vectorise with masked 32-bit
+// accesses (vpmaskmovd, slow stores on AVX2) and a test per read of a
+// guessed column, which the inside version's clamps to the edge remove
+// (a nearest read of pixel centres becomes a plain copy). The float
+// formats' copies are within 1.6x of a buffer copy without one, and
+// another copy costs compile time.
 bool inside_wanted(uint64_t v) {
   uint64_t format = v / 16;
-  return format >= 1 && format <= std::size(float_versions) &&
-         float_versions[format - 1] ==
-             key_of(0x10B0 /* CL_R */, 0x10D2 /* CL_UNORM_INT8 */);
+  if (format < 1 || format > std::size(float_versions))
+    return false;
+  uint64_t key = float_versions[format - 1];
+  return key == key_of(0x10B0 /* CL_R */, 0x10D2 /* CL_UNORM_INT8 */) ||
+         key == key_of(0x10B5 /* CL_RGBA */, 0x10D2 /* CL_UNORM_INT8 */);
 }
 
 // The sampler values a versioned loop is further specialised on, when
@@ -575,6 +581,16 @@ void allow_gathers(Function &f) {
 
 } // namespace
 
+// Inlines the nearest-index helper (image_centres.cpp) wherever no
+// versioned copy folded it: the remaining calls of every function.
+static void inline_nearest_index(Module &m) {
+  if (!m.getFunction("__skein_image_nearest_index"))
+    return;
+  for (Function &f : m)
+    if (!f.isDeclaration() && f.getName() != "__skein_image_nearest_index")
+      skein_images::lower_nearest_index(f, false);
+}
+
 extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
   Module &m = *unwrap(mref);
   MDNode *empty = MDNode::get(m.getContext(), {});
@@ -595,8 +611,10 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
                                      ? f.getName().end()[-2]
                                      : 'x',
                            mk);
-  if (!key_f && !key_i)
+  if (!key_f && !key_i) {
+    inline_nearest_index(m);
     return;
+  }
   DenseMap<Function *, std::vector<Instruction *>> samplers;
   lower_helpers(m, empty, samplers);
   for (Function &f : m) {
@@ -620,6 +638,9 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
     if (made) {
       scalarize(f);
       allow_gathers(f);
+      // After the scalariser (each coordinate's lanes its own values),
+      // before the inside versions (whose tests then see the ints).
+      skein_images::lower_nearest_index(f, true);
       // SKEIN_IMAGE_INSIDE=0: no inside versions, for comparisons.
       const char *inside_env = getenv("SKEIN_IMAGE_INSIDE");
       unsigned inside = inside_env && *inside_env == '0'
@@ -642,6 +663,7 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
       k->eraseFromParent();
     }
   }
+  inline_nearest_index(m);
 }
 
 // Whether md is an alias scope of the image pass's domain.

@@ -19,6 +19,8 @@
  *   - the border tests are unsigned comparisons, one per axis;
  *   - the unorm8 decode multiplies in float, not in integers (vpmulld);
  *   - a skipped gather's lane addresses are made only where it runs;
+ *   - nearest reads of pixel centres made from ints floor nothing in
+ *     the vectorised loops (the ints are the pixels' indices);
  *   - R UNORM_INT8's loops, in the inside versions of work-groups whose
  *     pixels are all inside the images, load and store vectors of bytes
  *     without masks (AVX2 has no masked byte accesses: with the border
@@ -45,6 +47,24 @@ static const char source[] =
     "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
     "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
     "  write_imagef(out, c, read_imagef(in, s, c));\n"
+    "}\n"
+    /* Nearest reads of pixel centres made from the ids, unnormalised
+     * and normalised (compiler/image_centres.cpp: the ids themselves,
+     * no float round trip). */
+    "kernel void centre(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  write_imagef(out, c, read_imagef(in, s, convert_float2(c) + 0.5f));\n"
+    "}\n"
+    "kernel void centre_norm(read_only image2d_t in,\n"
+    "                        write_only image2d_t out) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_TRUE |\n"
+    "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 f = (convert_float2(c) + 0.5f) /\n"
+    "             (float2)(get_image_width(in), get_image_height(in));\n"
+    "  write_imagef(out, c, read_imagef(in, s, f));\n"
     "}\n"
     /* A barrier kernel (region mode): with one in the program, the
      * work-item builtins are inlined before the image pass runs, so that
@@ -226,6 +246,30 @@ int main(int argc, char **argv) {
                 cpu);
         test_failures++;
       }
+    }
+    /* Pixel centres: the vectorised loops floor no coordinate (the
+     * scalar loop of the other formats keeps llvm.floor.f32), and in
+     * the R8 and RGBA8 inside versions the clamps to the edge go too,
+     * and with them the guess's test and its gather: R8's loops load
+     * and store plain vectors of bytes. */
+    static const char *const centres[] = {"centre", "centre_norm"};
+    for (int k = 0; k < 2; k++) {
+      char *ir = test_wg_function_ir(out, centres[k]);
+      CHECK(ir != NULL);
+      if (!ir)
+        continue;
+      if (strstr(ir, "@llvm.floor.v")) {
+        fprintf(stderr, "%s: %s floors a vector of coordinates\n", cpu,
+                centres[k]);
+        test_failures++;
+      }
+      if (!vector_of(ir, "= load <", "i8", 8) ||
+          !vector_of(ir, "store <", "i8", 8)) {
+        fprintf(stderr, "%s: %s has no unmasked vector load and store of "
+                        "R8 pixels\n", cpu, centres[k]);
+        test_failures++;
+      }
+      free(ir);
     }
     free(samplerless);
     free(nearest);

@@ -6,8 +6,10 @@
  * normalised coordinates) and sampler arguments (every addressing mode,
  * filter and normalisation, float and integer coordinates; the loops are
  * versioned on the argument's class, and with two sampler arguments
- * not), at coordinates shifted
- * off the pixel centres and past every edge (launches wider and taller
+ * not; and nearest reads of pixel centres computed from ints shifted by
+ * whole pixels, which compiler/image_centres.cpp reads as the ints,
+ * through kernel-scope samplers and sampler arguments), at coordinates
+ * shifted off the pixel centres and past every edge (launches wider and taller
  * than the image, a width that leaves a remainder after 16 lanes). Each
  * output pixel is compared bit for bit with a host model that evaluates
  * builtins/image.c's formulas in the same float operations in the same
@@ -46,6 +48,30 @@ static const char *source =
     "FILTER(near_edge, N | CLK_ADDRESS_CLAMP_TO_EDGE, 0)\n"
     "FILTER(near_clamp, N | CLK_ADDRESS_CLAMP, 0)\n"
     "FILTER(near_repeat, N | CLK_ADDRESS_REPEAT, 1)\n"
+    /* Pixel centres of whole-pixel shifts, as ints before the float
+     * conversion: compiler/image_centres.cpp reads them as the ints. */
+    "#define CENTRE(name, flags, norm) \\\n"
+    "kernel void name(read_only image2d_t in, write_only image2d_t out, \\\n"
+    "                 float sx, float sy) { \\\n"
+    "  const sampler_t s = flags | (norm ? CLK_NORMALIZED_COORDS_TRUE \\\n"
+    "                                    : CLK_NORMALIZED_COORDS_FALSE); \\\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1)); \\\n"
+    "  float2 f = convert_float2(c + convert_int2((float2)(sx, sy))) + 0.5f; \\\n"
+    "  if (norm) f /= (float2)(get_image_width(in), get_image_height(in)); \\\n"
+    "  write_imagef(out, c, read_imagef(in, s, f)); \\\n"
+    "}\n"
+    "CENTRE(cen_edge, N | CLK_ADDRESS_CLAMP_TO_EDGE, 0)\n"
+    "CENTRE(cen_edge_norm, N | CLK_ADDRESS_CLAMP_TO_EDGE, 1)\n"
+    "CENTRE(cen_clamp, N | CLK_ADDRESS_CLAMP, 0)\n"
+    "CENTRE(cen_clamp_norm, N | CLK_ADDRESS_CLAMP, 1)\n"
+    "CENTRE(cen_none, N | CLK_ADDRESS_NONE, 0)\n"
+    "kernel void arg_centre(read_only image2d_t in, write_only image2d_t out,\n"
+    "                       float sx, float sy, sampler_t s, int norm) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 f = convert_float2(c + convert_int2((float2)(sx, sy))) + 0.5f;\n"
+    "  if (norm) f /= (float2)(get_image_width(in), get_image_height(in));\n"
+    "  write_imagef(out, c, read_imagef(in, s, f));\n"
+    "}\n"
     /* Integer coordinates through a clamping sampler. */
     "kernel void int_edge(read_only image2d_t in, write_only image2d_t out,\n"
     "                     float sx, float sy) {\n"
@@ -87,38 +113,50 @@ typedef struct sampler {
   const char *kernel; /* NULL: the arg kernel with this sampler */
   bool linear, norm, int_coords;
   cl_addressing_mode mode;
-  const char *arg_kernel; /* with kernel NULL: arg_int, arg_two (or arg) */
+  const char *arg_kernel; /* with kernel NULL: arg_int, arg_two,
+                             arg_centre (or arg) */
+  bool centre; /* shifted by whole pixels before the float conversion */
 } sampler;
 
 /* Sampler arguments: every addressing mode and filter, normalised and
  * not (REPEAT and MIRRORED_REPEAT with unnormalised coordinates are
  * undefined; Skein takes them as normalised, in every path). */
 #define ARGS(mode)                                                         \
-  {NULL, false, false, false, mode, NULL},                                  \
-      {NULL, true, false, false, mode, NULL},                               \
-      {NULL, false, true, false, mode, NULL},                               \
-      {NULL, true, true, false, mode, NULL}
+  {NULL, false, false, false, mode, NULL, false},                                  \
+      {NULL, true, false, false, mode, NULL, false},                               \
+      {NULL, false, true, false, mode, NULL, false},                               \
+      {NULL, true, true, false, mode, NULL, false}
 
 static const sampler samplers[] = {
-    {"lin_edge", true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
-    {"lin_edge_norm", true, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
-    {"lin_clamp", true, false, false, CL_ADDRESS_CLAMP, NULL},
-    {"lin_none", true, false, false, CL_ADDRESS_NONE, NULL},
-    {"lin_repeat", true, true, false, CL_ADDRESS_REPEAT, NULL},
-    {"near_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
-    {"near_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL},
-    {"near_repeat", false, true, false, CL_ADDRESS_REPEAT, NULL},
-    {"int_edge", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL},
+    {"lin_edge", true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
+    {"lin_edge_norm", true, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
+    {"lin_clamp", true, false, false, CL_ADDRESS_CLAMP, NULL, false},
+    {"lin_none", true, false, false, CL_ADDRESS_NONE, NULL, false},
+    {"lin_repeat", true, true, false, CL_ADDRESS_REPEAT, NULL, false},
+    {"near_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
+    {"near_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL, false},
+    {"near_repeat", false, true, false, CL_ADDRESS_REPEAT, NULL, false},
+    {"int_edge", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
     ARGS(CL_ADDRESS_CLAMP_TO_EDGE),
     ARGS(CL_ADDRESS_CLAMP),
     ARGS(CL_ADDRESS_NONE),
     ARGS(CL_ADDRESS_REPEAT),
     ARGS(CL_ADDRESS_MIRRORED_REPEAT),
-    {NULL, false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, "arg_int"},
-    {NULL, false, false, true, CL_ADDRESS_CLAMP, "arg_int"},
-    {NULL, false, false, true, CL_ADDRESS_NONE, "arg_int"},
-    {NULL, true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_two"},
-    {NULL, false, true, false, CL_ADDRESS_MIRRORED_REPEAT, "arg_two"},
+    {NULL, false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, "arg_int", false},
+    {NULL, false, false, true, CL_ADDRESS_CLAMP, "arg_int", false},
+    {NULL, false, false, true, CL_ADDRESS_NONE, "arg_int", false},
+    {NULL, true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_two", false},
+    {NULL, false, true, false, CL_ADDRESS_MIRRORED_REPEAT, "arg_two", false},
+    {"cen_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, true},
+    {"cen_edge_norm", false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, true},
+    {"cen_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL, true},
+    {"cen_clamp_norm", false, true, false, CL_ADDRESS_CLAMP, NULL, true},
+    {"cen_none", false, false, false, CL_ADDRESS_NONE, NULL, true},
+    {NULL, false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre", true},
+    {NULL, false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre", true},
+    {NULL, false, false, false, CL_ADDRESS_CLAMP, "arg_centre", true},
+    {NULL, false, false, false, CL_ADDRESS_NONE, "arg_centre", true},
+    {NULL, false, true, false, CL_ADDRESS_REPEAT, "arg_centre", true},
 };
 
 /* The versioned formats. */
@@ -237,6 +275,8 @@ static void model(const format *f, const unsigned char *px, const sampler *s,
     return;
   }
   float cx = ((float)x + 0.5f) + sx, cy = ((float)y + 0.5f) + sy;
+  if (s->centre) /* no overflow: x, y >= 0 and the shifts below */
+    cx = (float)(x + (int)sx) + 0.5f, cy = (float)(y + (int)sy) + 0.5f;
   if (s->norm)
     cx = cx / (float)W, cy = cy / (float)H;
   int64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
