@@ -37,6 +37,12 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -96,10 +102,14 @@ namespace {
 // are the same for every work-item of a group.
 struct Copy {
   Function &f;
-  explicit Copy(Function &fn) : f(fn) {}
+  ScalarEvolution &se;
+  Copy(Function &fn, ScalarEvolution &s) : f(fn), se(s) {}
   SmallPtrSet<BasicBlock *, 32> blocks;
   DenseMap<PHINode *, Value *> ids;
   DenseMap<Value *, bool> uniform;
+  // Phis of the kernel's own loops with a small range (a filter's
+  // offsets), which the test at the group's start takes as 0.
+  SmallPtrSet<PHINode *, 8> bounded;
 
   bool in(const Value *v) const {
     auto *i = dyn_cast<Instruction>(v);
@@ -286,11 +296,18 @@ bool reads_image(Value *v, unsigned depth = 0) {
 
 // v as (a value the same for the group) + coef * id, modulo 2^width:
 // ok false where it is not of that form, id null where coef is 0.
+// Plus, where lo < hi, a sum of phis of the kernel's loops that takes
+// values in lo .. hi only (a 5x5 filter's x + dx: dx in -2 .. 2), which
+// the clone at the group's start (at_start) computes as 0.
 struct Linear {
   bool ok;
   PHINode *id;
   int64_t coef;
+  int64_t lo = 0, hi = 0;
 };
+
+// The bound on the offsets' range (far below any overflow).
+constexpr int64_t OFFSET_BOUND = 1 << 16;
 
 Linear sum(Linear a, Linear b, int64_t sign) {
   if (!a.ok || !b.ok || (a.id && b.id && a.id != b.id))
@@ -298,7 +315,31 @@ Linear sum(Linear a, Linear b, int64_t sign) {
   Linear r = {true, a.id ? a.id : b.id, a.coef + sign * b.coef};
   if (r.coef == 0)
     r.id = nullptr;
+  r.lo = a.lo + (sign > 0 ? b.lo : -b.hi);
+  r.hi = a.hi + (sign > 0 ? b.hi : -b.lo);
+  if (r.lo < -OFFSET_BOUND || r.hi > OFFSET_BOUND)
+    return {false, nullptr, 0};
   return r;
+}
+
+// A phi of one of the kernel's loops (not a work-item loop) whose values
+// scalar evolution bounds to a small range: an offset of a filter.
+Linear offset(Copy &c, PHINode *phi) {
+  if (!phi->getType()->isIntegerTy() ||
+      phi->getType()->getIntegerBitWidth() > 64 ||
+      !c.se.isSCEVable(phi->getType()))
+    return {false, nullptr, 0};
+  ConstantRange r = c.se.getSignedRange(c.se.getSCEV(phi));
+  if (r.isFullSet() || r.isEmptySet())
+    return {false, nullptr, 0};
+  int64_t lo = r.getSignedMin().getSExtValue(),
+          hi = r.getSignedMax().getSExtValue();
+  if (lo < -OFFSET_BOUND || hi > OFFSET_BOUND)
+    return {false, nullptr, 0};
+  c.bounded.insert(phi);
+  Linear l = {true, nullptr, 0};
+  l.lo = lo, l.hi = hi;
+  return l;
 }
 
 Linear linear(Copy &c, Value *v, unsigned depth = 0) {
@@ -311,6 +352,8 @@ Linear linear(Copy &c, Value *v, unsigned depth = 0) {
   if (!i || depth > 16)
     return {false, nullptr, 0};
   switch (i->getOpcode()) {
+  case Instruction::PHI:
+    return offset(c, cast<PHINode>(i));
   case Instruction::Trunc:
     return linear(c, i->getOperand(0), depth + 1);
   case Instruction::Add:
@@ -356,17 +399,20 @@ struct Test {
   Value *a, *b;
   bool value;
   PHINode *id;   // the local id a varies with, or null
+  int64_t lo = 0, hi = 0;   // a's offsets (Linear)
   IntrinsicInst *clamp = nullptr;
   Value *m = nullptr;
-  const APInt *hi = nullptr;
+  const APInt *inner_hi = nullptr;
 };
 
 // Whether a is a coordinate whose border tests the inside version can
 // decide: the same for the group, or a local id (coefficient 1) plus
 // something that is.
-bool coordinate(Copy &c, Value *a, PHINode *&id) {
+bool coordinate(Copy &c, Value *a, Test &t) {
   Linear l = linear(c, a);
-  id = l.id;
+  t.id = l.id;
+  t.lo = l.lo;
+  t.hi = l.hi;
   return l.ok && (!l.id || l.coef == 1);
 }
 
@@ -396,7 +442,7 @@ bool border_test(Copy &c, ICmpInst *cmp, Test &t) {
   }
   if (!c.in(cmp) || !is_uniform(c, t.b) || !reads_image(t.b))
     return false;
-  return coordinate(c, t.a, t.id);
+  return coordinate(c, t.a, t);
 }
 
 // A clamp to the edge (see Test): image.c's clamp_edge, `max(i, 0)` then
@@ -414,16 +460,16 @@ bool edge_clamp(Copy &c, IntrinsicInst *mn, Test &t) {
         !is_uniform(c, m) || !reads_image(m))
       continue;
     a = mx->getArgOperand(0);
-    t.hi = nullptr;
+    t.inner_hi = nullptr;
     // The bounds of a centre's index (image_centres.cpp), either order.
     if (match(a, m_SMin(m_SMax(m_Value(a), m_APInt(lo)), m_APInt(hi))) ||
         match(a, m_SMax(m_SMin(m_Value(a), m_APInt(hi)), m_APInt(lo)))) {
       if (!lo->isNonPositive() || hi->isNegative())
         return false;
       if (!hi->isMaxSignedValue())   /* else it bounds nothing */
-        t.hi = hi;
+        t.inner_hi = hi;
     }
-    if (!coordinate(c, a, t.id))
+    if (!coordinate(c, a, t))
       return false;
     t.cmp = nullptr;
     t.clamp = mn;
@@ -444,8 +490,9 @@ Value *at_start(Copy &c, Value *v, IRBuilder<> &b,
   if (!c.in(v))
     return v;
   if (auto *phi = dyn_cast<PHINode>(v))
-    return c.ids.count(phi) ? ConstantInt::get(phi->getType(), 0)
-                            : at_start(c, look_through(phi), b, done);
+    return c.ids.count(phi) || c.bounded.count(phi)
+               ? ConstantInt::get(phi->getType(), 0)
+               : at_start(c, look_through(phi), b, done);
   if (Value *d = done.lookup(v))
     return d;
   auto *i = cast<Instruction>(v);
@@ -462,7 +509,14 @@ Value *at_start(Copy &c, Value *v, IRBuilder<> &b,
 // Gives the copy that starts at case k of switch sw an inside version.
 bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
   BasicBlock *start = sw->getSuccessor(k);
-  Copy c{f};
+  // The analyses of f as it is now (each inside version changes f).
+  TargetLibraryInfoImpl tlii(Triple(f.getParent()->getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
+  AssumptionCache ac(f);
+  DominatorTree dt(f);
+  LoopInfo li(dt);
+  ScalarEvolution se(f, tli, ac, dt, li);
+  Copy c{f, se};
   collect(c, start);
   find_ids(c);
   std::vector<Test> tests;
@@ -491,6 +545,11 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
                                          ConstantInt::get(t.a->getType(), 1))
                            : at_start(c, t.b, b, done);
     Value *n = t.id ? c.ids.lookup(t.id) : b.getInt64(1);
+    // With offsets in lo .. hi, a takes a0 + lo .. a0 + hi + n - 1.
+    if (t.lo != t.hi) {
+      a0 = b.CreateAdd(a0, ConstantInt::get(a0->getType(), t.lo, true));
+      n = b.CreateAdd(n, b.getInt64(t.hi - t.lo));
+    }
     Value *room = b.CreateZExt(b.CreateSub(bound, a0), b.getInt64Ty());
     all = b.CreateAnd(all, b.CreateAnd(b.CreateICmpULT(a0, bound),
                                        b.CreateICmpUGE(room, n)));
@@ -499,10 +558,10 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
     if (t.clamp) {
       all = b.CreateAnd(all, b.CreateICmpSGT(bound, ConstantInt::get(
                                                         bound->getType(), 0)));
-      if (t.hi)
+      if (t.inner_hi)
         all = b.CreateAnd(all, b.CreateICmpSLE(
                                    bound, ConstantInt::get(bound->getType(),
-                                                           *t.hi + 1)));
+                                                           *t.inner_hi + 1)));
     }
   }
 

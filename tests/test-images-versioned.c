@@ -72,6 +72,21 @@ static const char *source =
     "  if (norm) f /= (float2)(get_image_width(in), get_image_height(in));\n"
     "  write_imagef(out, c, read_imagef(in, s, f));\n"
     "}\n"
+    /* A 3x3 box filter over integer coordinates clamped to the edge:
+     * its reads' offsets are phis of the kernel's loops, which the inside
+     * versions bound (image_inside.cpp). */
+    "kernel void box3(read_only image2d_t in, write_only image2d_t out,\n"
+    "                 float sx, float sy) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  int2 o = c + convert_int2((float2)(sx, sy));\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -1; dy <= 1; dy++)\n"
+    "    for (int dx = -1; dx <= 1; dx++)\n"
+    "      sum += read_imagef(in, s, o + (int2)(dx, dy));\n"
+    "  write_imagef(out, c, sum * (1.0f / 9.0f));\n"
+    "}\n"
     /* Integer coordinates through a clamping sampler. */
     "kernel void int_edge(read_only image2d_t in, write_only image2d_t out,\n"
     "                     float sx, float sy) {\n"
@@ -116,47 +131,49 @@ typedef struct sampler {
   const char *arg_kernel; /* with kernel NULL: arg_int, arg_two,
                              arg_centre (or arg) */
   bool centre; /* shifted by whole pixels before the float conversion */
+  bool box;    /* box3: the mean of the 3x3 pixels around, clamped */
 } sampler;
 
 /* Sampler arguments: every addressing mode and filter, normalised and
  * not (REPEAT and MIRRORED_REPEAT with unnormalised coordinates are
  * undefined; Skein takes them as normalised, in every path). */
 #define ARGS(mode)                                                         \
-  {NULL, false, false, false, mode, NULL, false},                                  \
-      {NULL, true, false, false, mode, NULL, false},                               \
-      {NULL, false, true, false, mode, NULL, false},                               \
-      {NULL, true, true, false, mode, NULL, false}
+  {NULL, false, false, false, mode, NULL, false, false},                                  \
+      {NULL, true, false, false, mode, NULL, false, false},                               \
+      {NULL, false, true, false, mode, NULL, false, false},                               \
+      {NULL, true, true, false, mode, NULL, false, false}
 
 static const sampler samplers[] = {
-    {"lin_edge", true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
-    {"lin_edge_norm", true, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
-    {"lin_clamp", true, false, false, CL_ADDRESS_CLAMP, NULL, false},
-    {"lin_none", true, false, false, CL_ADDRESS_NONE, NULL, false},
-    {"lin_repeat", true, true, false, CL_ADDRESS_REPEAT, NULL, false},
-    {"near_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
-    {"near_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL, false},
-    {"near_repeat", false, true, false, CL_ADDRESS_REPEAT, NULL, false},
-    {"int_edge", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false},
+    {"lin_edge", true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false, false},
+    {"lin_edge_norm", true, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false, false},
+    {"lin_clamp", true, false, false, CL_ADDRESS_CLAMP, NULL, false, false},
+    {"lin_none", true, false, false, CL_ADDRESS_NONE, NULL, false, false},
+    {"lin_repeat", true, true, false, CL_ADDRESS_REPEAT, NULL, false, false},
+    {"near_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false, false},
+    {"near_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL, false, false},
+    {"near_repeat", false, true, false, CL_ADDRESS_REPEAT, NULL, false, false},
+    {"int_edge", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false, false},
     ARGS(CL_ADDRESS_CLAMP_TO_EDGE),
     ARGS(CL_ADDRESS_CLAMP),
     ARGS(CL_ADDRESS_NONE),
     ARGS(CL_ADDRESS_REPEAT),
     ARGS(CL_ADDRESS_MIRRORED_REPEAT),
-    {NULL, false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, "arg_int", false},
-    {NULL, false, false, true, CL_ADDRESS_CLAMP, "arg_int", false},
-    {NULL, false, false, true, CL_ADDRESS_NONE, "arg_int", false},
-    {NULL, true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_two", false},
-    {NULL, false, true, false, CL_ADDRESS_MIRRORED_REPEAT, "arg_two", false},
-    {"cen_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, true},
-    {"cen_edge_norm", false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, true},
-    {"cen_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL, true},
-    {"cen_clamp_norm", false, true, false, CL_ADDRESS_CLAMP, NULL, true},
-    {"cen_none", false, false, false, CL_ADDRESS_NONE, NULL, true},
-    {NULL, false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre", true},
-    {NULL, false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre", true},
-    {NULL, false, false, false, CL_ADDRESS_CLAMP, "arg_centre", true},
-    {NULL, false, false, false, CL_ADDRESS_NONE, "arg_centre", true},
-    {NULL, false, true, false, CL_ADDRESS_REPEAT, "arg_centre", true},
+    {NULL, false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, "arg_int", false, false},
+    {NULL, false, false, true, CL_ADDRESS_CLAMP, "arg_int", false, false},
+    {NULL, false, false, true, CL_ADDRESS_NONE, "arg_int", false, false},
+    {NULL, true, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_two", false, false},
+    {NULL, false, true, false, CL_ADDRESS_MIRRORED_REPEAT, "arg_two", false, false},
+    {"cen_edge", false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, true, false},
+    {"cen_edge_norm", false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, NULL, true, false},
+    {"cen_clamp", false, false, false, CL_ADDRESS_CLAMP, NULL, true, false},
+    {"cen_clamp_norm", false, true, false, CL_ADDRESS_CLAMP, NULL, true, false},
+    {"cen_none", false, false, false, CL_ADDRESS_NONE, NULL, true, false},
+    {NULL, false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre", true, false},
+    {NULL, false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre", true, false},
+    {NULL, false, false, false, CL_ADDRESS_CLAMP, "arg_centre", true, false},
+    {NULL, false, false, false, CL_ADDRESS_NONE, "arg_centre", true, false},
+    {NULL, false, true, false, CL_ADDRESS_REPEAT, "arg_centre", true, false},
+    {"box3", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false, true},
 };
 
 /* The versioned formats. */
@@ -264,6 +281,23 @@ static void axis(const sampler *s, float c, int64_t n, int64_t *i0,
 /* What work-item (x, y) reads through sampler s, shifted by (sx, sy). */
 static void model(const format *f, const unsigned char *px, const sampler *s,
                   int x, int y, float sx, float sy, float out[4]) {
+  if (s->box) {
+    /* The kernel's sum, in its order, then the product. */
+    float sum[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+    for (int dy = -1; dy <= 1; dy++)
+      for (int dx = -1; dx <= 1; dx++) {
+        int64_t bx = x + (int)sx + dx, by = y + (int)sy + dy;
+        bx = bx < 0 ? 0 : bx >= W ? W - 1 : bx;
+        by = by < 0 ? 0 : by >= H ? H - 1 : by;
+        float t[4];
+        texel(f, px, bx, by, t);
+        for (int c = 0; c < 4; c++)
+          sum[c] = sum[c] + t[c];
+      }
+    for (int c = 0; c < 4; c++)
+      out[c] = sum[c] * (1.0f / 9.0f);
+    return;
+  }
   if (s->int_coords) {
     /* Clamped to the edge, or as they are (the border colour outside). */
     int64_t p[2] = {x + (int)sx, y + (int)sy};
@@ -393,6 +427,8 @@ static void test_filters(const char *what) {
       REQUIRE_OK(clSetKernelArg(k, 1, sizeof out, &out));
       for (size_t hi = 0; hi < sizeof shifts / sizeof shifts[0]; hi++) {
         float sx = shifts[hi][0], sy = shifts[hi][1];
+        if (s->box && fabsf(sx) + fabsf(sy) > 1e6f)
+          continue; /* x + sx + dx would overflow int */
         REQUIRE_OK(clSetKernelArg(k, 2, sizeof sx, &sx));
         REQUIRE_OK(clSetKernelArg(k, 3, sizeof sy, &sy));
         size_t global[2] = {W + 11, H + 2};
@@ -450,6 +486,7 @@ int main(void) {
       {"default mode (versioned, vectorised)", NULL, NULL, NULL},
       {"work-groups of 16 x 2 (inside versions)", NULL, NULL, groups},
       {"loop mode", "SKEIN_MODE", "loop", NULL},
+      {"loop mode, work-groups of 16 x 2", "SKEIN_MODE", "loop", groups},
       {"fiber mode (generic path)", "SKEIN_MODE", "fiber", NULL},
       {"SKEIN_IMAGE_VERSIONS=0 (generic loop)", "SKEIN_IMAGE_VERSIONS", "0",
        NULL},
