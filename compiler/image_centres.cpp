@@ -136,9 +136,24 @@ unsigned lower_nearest_index(Function &f, bool fold) {
     IRBuilder<> b(call);
     Value *r = fold ? index_of(b, u) : nullptr;
     // A run-time choice between normalised and unnormalised coordinates
-    // (a sampler argument's bit): each side on its own.
-    Value *cond, *t, *e;
-    if (fold && !r && match(u, m_Select(m_Value(cond), m_Value(t), m_Value(e)))) {
+    // (a sampler argument's bit): each side on its own. InstCombine
+    // writes `norm ? c * n : c` as c * (norm ? n : 1.0).
+    Value *cond, *t, *e, *c;
+    bool choice = match(u, m_Select(m_Value(cond), m_Value(t), m_Value(e)));
+    if (!choice && match(u, m_c_FMul(m_Value(c), m_Select(m_Value(cond),
+                                                         m_Value(t),
+                                                         m_Value(e))))) {
+      choice = true;
+      auto times = [&](Value *k) -> Value * {
+        const APFloat *one;
+        if (match(k, m_APFloat(one)) && one->isExactlyValue(1.0))
+          return c;
+        return b.CreateFMul(c, k);
+      };
+      t = times(t);
+      e = times(e);
+    }
+    if (fold && !r && choice) {
       Value *rt = index_of(b, t), *re = index_of(b, e);
       if (rt || re) {
         auto side = [&](Value *folded_side, Value *arg) -> Value * {

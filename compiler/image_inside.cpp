@@ -403,6 +403,8 @@ struct Test {
   IntrinsicInst *clamp = nullptr;
   Value *m = nullptr;
   const APInt *inner_hi = nullptr;
+  Value *cond = nullptr;   // a clamp's a is chosen where cond == cond_value
+  bool cond_value = false;
 };
 
 // Whether a is a coordinate whose border tests the inside version can
@@ -445,6 +447,24 @@ bool border_test(Copy &c, ICmpInst *cmp, Test &t) {
   return coordinate(c, t.a, t);
 }
 
+// a without image_centres.cpp's bounds of a centre's index,
+// `min(max(a, lo), hi)` in either order with lo <= 0 <= hi, into t.a (hi
+// into t.inner_hi where it bounds anything); false where the bounds are
+// not such.
+bool within_bounds(Value *a, Test &t) {
+  const APInt *lo, *hi;
+  t.inner_hi = nullptr;
+  t.a = a;
+  if (match(a, m_SMin(m_SMax(m_Value(t.a), m_APInt(lo)), m_APInt(hi))) ||
+      match(a, m_SMax(m_SMin(m_Value(t.a), m_APInt(hi)), m_APInt(lo)))) {
+    if (!lo->isNonPositive() || hi->isNegative())
+      return false;
+    if (!hi->isMaxSignedValue())   /* else it bounds nothing */
+      t.inner_hi = hi;
+  }
+  return true;
+}
+
 // A clamp to the edge (see Test): image.c's clamp_edge, `max(i, 0)` then
 // `min(that, extent - 1)`, as InstCombine leaves it.
 bool edge_clamp(Copy &c, IntrinsicInst *mn, Test &t) {
@@ -453,24 +473,31 @@ bool edge_clamp(Copy &c, IntrinsicInst *mn, Test &t) {
   for (unsigned k = 0; k < 2; k++) {
     auto *mx = dyn_cast<IntrinsicInst>(mn->getArgOperand(k));
     Value *m = mn->getArgOperand(1 - k);
-    const APInt *zero, *lo, *hi;
+    const APInt *zero;
     Value *a;
     if (!mx || mx->getIntrinsicID() != Intrinsic::smax ||
         !match(mx->getArgOperand(1), m_APInt(zero)) || !zero->isZero() ||
         !is_uniform(c, m) || !reads_image(m))
       continue;
     a = mx->getArgOperand(0);
-    t.inner_hi = nullptr;
-    // The bounds of a centre's index (image_centres.cpp), either order.
-    if (match(a, m_SMin(m_SMax(m_Value(a), m_APInt(lo)), m_APInt(hi))) ||
-        match(a, m_SMax(m_SMin(m_Value(a), m_APInt(hi)), m_APInt(lo)))) {
-      if (!lo->isNonPositive() || hi->isNegative())
-        return false;
-      if (!hi->isMaxSignedValue())   /* else it bounds nothing */
-        t.inner_hi = hi;
-    }
-    if (!coordinate(c, a, t))
+    // A choice on a value the same for the group (a sampler argument's
+    // normalised-coordinates bit, image_centres.cpp folding one side):
+    // the side that is a coordinate, where the test at the group's start
+    // finds the condition choosing it.
+    t.cond = nullptr;
+    if (auto *sel = dyn_cast<SelectInst>(a);
+        sel && is_uniform(c, sel->getCondition()))
+      for (unsigned side = 0; side < 2 && !t.cond; side++) {
+        Value *v = side ? sel->getFalseValue() : sel->getTrueValue();
+        if (within_bounds(v, t) && coordinate(c, t.a, t)) {
+          a = v;
+          t.cond = sel->getCondition();
+          t.cond_value = side == 0;
+        }
+      }
+    if (!within_bounds(a, t) || !coordinate(c, t.a, t))
       return false;
+    a = t.a;
     t.cmp = nullptr;
     t.clamp = mn;
     t.a = a;
@@ -558,6 +585,9 @@ bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
     if (t.clamp) {
       all = b.CreateAnd(all, b.CreateICmpSGT(bound, ConstantInt::get(
                                                         bound->getType(), 0)));
+      if (t.cond)
+        all = b.CreateAnd(all, b.CreateICmpEQ(at_start(c, t.cond, b, done),
+                                              b.getInt1(t.cond_value)));
       if (t.inner_hi)
         all = b.CreateAnd(all, b.CreateICmpSLE(
                                    bound, ConstantInt::get(bound->getType(),

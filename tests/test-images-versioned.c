@@ -65,6 +65,16 @@ static const char *source =
     "CENTRE(cen_clamp, N | CLK_ADDRESS_CLAMP, 0)\n"
     "CENTRE(cen_clamp_norm, N | CLK_ADDRESS_CLAMP, 1)\n"
     "CENTRE(cen_none, N | CLK_ADDRESS_NONE, 0)\n"
+    /* The same, the coordinates never divided: with a normalised
+     * sampler argument they are far outside (clamped), so the folded
+     * unnormalised side must not be taken. */
+    "kernel void arg_centre_unnorm(read_only image2d_t in,\n"
+    "                              write_only image2d_t out, float sx,\n"
+    "                              float sy, sampler_t s, int norm) {\n"
+    "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
+    "  float2 f = convert_float2(c + convert_int2((float2)(sx, sy))) + 0.5f;\n"
+    "  write_imagef(out, c, read_imagef(in, s, f));\n"
+    "}\n"
     "kernel void arg_centre(read_only image2d_t in, write_only image2d_t out,\n"
     "                       float sx, float sy, sampler_t s, int norm) {\n"
     "  int2 c = (int2)(get_global_id(0), get_global_id(1));\n"
@@ -174,6 +184,12 @@ static const sampler samplers[] = {
     {NULL, false, false, false, CL_ADDRESS_NONE, "arg_centre", true, false},
     {NULL, false, true, false, CL_ADDRESS_REPEAT, "arg_centre", true, false},
     {"box3", false, false, true, CL_ADDRESS_CLAMP_TO_EDGE, NULL, false, true},
+    {NULL, false, false, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre_unnorm",
+     true, false},
+    {NULL, false, false, false, CL_ADDRESS_CLAMP, "arg_centre_unnorm", true,
+     false},
+    {NULL, false, true, false, CL_ADDRESS_CLAMP_TO_EDGE, "arg_centre_unnorm",
+     true, false},
 };
 
 /* The versioned formats. */
@@ -311,7 +327,9 @@ static void model(const format *f, const unsigned char *px, const sampler *s,
   float cx = ((float)x + 0.5f) + sx, cy = ((float)y + 0.5f) + sy;
   if (s->centre) /* no overflow: x, y >= 0 and the shifts below */
     cx = (float)(x + (int)sx) + 0.5f, cy = (float)(y + (int)sy) + 0.5f;
-  if (s->norm)
+  bool divided = !(s->arg_kernel && strcmp(s->arg_kernel,
+                                            "arg_centre_unnorm") == 0);
+  if (s->norm && divided)
     cx = cx / (float)W, cy = cy / (float)H;
   int64_t x0 = 0, x1 = 0, y0 = 0, y1 = 0;
   float a = 0.0f, b = 0.0f;
