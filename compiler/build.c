@@ -1240,6 +1240,14 @@ static void declare_ctx_functions(build *b) {
       LLVMDisposeModule(loaded[i]);
 }
 
+/* Whether kernel k has an image argument. */
+static bool takes_images(const cc_kernel_info *k) {
+  for (unsigned i = 0; i < k->num_args; i++)
+    if (k->args[i].kind == CC_ARG_IMAGE)
+      return true;
+  return false;
+}
+
 /* Links the builtins and generates the work-group functions. */
 static cc_status link_and_generate(build *b) {
   cc_abi_types abi;
@@ -1252,10 +1260,16 @@ static cc_status link_and_generate(build *b) {
    * cannot follow; barrier kernels run as fibers, the kernel intact. */
   bool region_off = cc_region_off;
   cc_region_off |= b->opts.debug;
+  /* A barrier-free kernel with loops of its own may have them cut into
+   * regions, unless it takes images: the image pass versions and
+   * vectorises only loop mode's work-item loops (region bodies read
+   * images through the generic, scalar path), and unrolls a filter's
+   * small loops there so that the work-item loop is the innermost. */
   for (unsigned k = 0; k < b->p->num_kernels; k++)
     cc_wg_generate(b->m, &abi, b->kernels[k],
                    b->p->kernels[k].uses_barriers,
                    !b->p->kernels[k].uses_barriers &&
+                       !takes_images(&b->p->kernels[k]) &&
                        cc_reaches_loop(b->kernels[k], 0),
                    &b->wgs[k]);
   cc_region_off = region_off;

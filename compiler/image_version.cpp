@@ -35,6 +35,12 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -536,6 +542,45 @@ void scalarize(Function &f) {
   ScalarizerPass(opts).run(f, fam);
 }
 
+// Asks LLVM to unroll whole the kernel's own small loops in versioned
+// function f (llvm.loop.unroll.full): a filter's loops over its
+// neighbours (a 5x5 box: dy and dx, 5 trips each). Unless unrolled, such
+// a loop inside the work-item loop keeps that loop from being the
+// innermost, which is the only one the loop vectoriser widens; LLVM's own
+// full unroll gave up on RGBA8's (each read decodes four channels: over
+// its size threshold) and left those loops scalar, 4-5x the same work
+// over a buffer. Loops of at most 8 trips whose nest of such loops has
+// at most 64 trips in all; the work-item loops (trip count the group's
+// size) never qualify.
+void unroll_small_loops(Function &f) {
+  TargetLibraryInfoImpl tlii(Triple(f.getParent()->getTargetTriple()));
+  TargetLibraryInfo tli(tlii);
+  AssumptionCache ac(f);
+  DominatorTree dt(f);
+  LoopInfo li(dt);
+  ScalarEvolution se(f, tli, ac, dt, li);
+  LLVMContext &ctx = f.getContext();
+  for (Loop *l : li.getLoopsInPreorder()) {
+    unsigned trips = se.getSmallConstantTripCount(l);
+    if (trips == 0 || trips > 8)
+      continue;
+    unsigned nest = trips;
+    for (Loop *p = l->getParentLoop(); p; p = p->getParentLoop())
+      if (unsigned t = se.getSmallConstantTripCount(p); t && t <= 8)
+        nest *= t;
+    if (nest > 64)
+      continue;
+    SmallVector<Metadata *, 4> ops = {nullptr};
+    if (MDNode *old = l->getLoopID())
+      for (unsigned i = 1; i < old->getNumOperands(); i++)
+        ops.push_back(old->getOperand(i));
+    ops.push_back(MDNode::get(ctx, MDString::get(ctx, "llvm.loop.unroll.full")));
+    MDNode *id = MDNode::getDistinct(ctx, ops);
+    id->replaceOperandWith(0, id);
+    l->setLoopID(id);
+  }
+}
+
 // Replaces the __skein_image_lane_x(id) calls in f (image.c: the column
 // a read is guessed to sample; id is the work-item's global x id) by id
 // where `ids` (f is a versioned work-group function, its work-item loops
@@ -641,6 +686,7 @@ extern "C" void cc_image_version(LLVMModuleRef mref, bool versions) {
       // After the scalariser (each coordinate's lanes its own values),
       // before the inside versions (whose tests then see the ints).
       skein_images::lower_nearest_index(f, true);
+      unroll_small_loops(f);
       // SKEIN_IMAGE_INSIDE=0: no inside versions, for comparisons.
       const char *inside_env = getenv("SKEIN_IMAGE_INSIDE");
       unsigned inside = inside_env && *inside_env == '0'

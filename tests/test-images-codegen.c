@@ -21,6 +21,8 @@
  *   - a skipped gather's lane addresses are made only where it runs;
  *   - nearest reads of pixel centres made from ints floor nothing in
  *     the vectorised loops (the ints are the pixels' indices);
+ *   - a 5x5 box filter's loops are unrolled whole and its 25 reads are
+ *     plain vector loads in the 8-bit formats' inside versions;
  *   - R UNORM_INT8's loops, in the inside versions of work-groups whose
  *     pixels are all inside the images, load and store vectors of bytes
  *     without masks (AVX2 has no masked byte accesses: with the border
@@ -65,6 +67,20 @@ static const char source[] =
     "  float2 f = (convert_float2(c) + 0.5f) /\n"
     "             (float2)(get_image_width(in), get_image_height(in));\n"
     "  write_imagef(out, c, read_imagef(in, s, f));\n"
+    "}\n"
+    /* A 5x5 box filter over integer coordinates clamped to the edge: its
+     * loops unrolled whole (image_version.cpp), the kernel in loop mode
+     * (build.c: no region mode for image kernels), its reads plain
+     * vector loads in the inside versions. */
+    "kernel void box(read_only image2d_t in, write_only image2d_t out) {\n"
+    "  const sampler_t s = CLK_NORMALIZED_COORDS_FALSE |\n"
+    "      CLK_ADDRESS_CLAMP_TO_EDGE | CLK_FILTER_NEAREST;\n"
+    "  int x = get_global_id(0), y = get_global_id(1);\n"
+    "  float4 sum = 0.0f;\n"
+    "  for (int dy = -2; dy <= 2; dy++)\n"
+    "    for (int dx = -2; dx <= 2; dx++)\n"
+    "      sum += read_imagef(in, s, (int2)(x + dx, y + dy));\n"
+    "  write_imagef(out, (int2)(x, y), sum * (1.0f / 25.0f));\n"
     "}\n"
     /* A barrier kernel (region mode): with one in the program, the
      * work-item builtins are inlined before the image pass runs, so that
@@ -271,6 +287,19 @@ int main(int argc, char **argv) {
       }
       free(ir);
     }
+    /* The box filter: 25 reads a pixel, each a plain vector load of
+     * RGBA8 pixels (i32) and of R8 ones (i8) in the inside versions. */
+    char *box = test_wg_function_ir(out, "box");
+    CHECK(box != NULL);
+    if (box && (test_count(box, "= load <") < 50 ||
+                !vector_of(box, "= load <", "i32", 8) ||
+                !vector_of(box, "= load <", "i8", 8))) {
+      fprintf(stderr, "%s: box's reads are not plain vector loads of RGBA8 "
+                      "and R8 pixels (%u vector loads)\n", cpu,
+              test_count(box, "= load <"));
+      test_failures++;
+    }
+    free(box);
     free(samplerless);
     free(nearest);
     free(out);
