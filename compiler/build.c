@@ -1240,14 +1240,6 @@ static void declare_ctx_functions(build *b) {
       LLVMDisposeModule(loaded[i]);
 }
 
-/* Whether kernel k has an image argument. */
-static bool takes_images(const cc_kernel_info *k) {
-  for (unsigned i = 0; i < k->num_args; i++)
-    if (k->args[i].kind == CC_ARG_IMAGE)
-      return true;
-  return false;
-}
-
 /* Links the builtins and generates the work-group functions. */
 static cc_status link_and_generate(build *b) {
   cc_abi_types abi;
@@ -1269,7 +1261,7 @@ static cc_status link_and_generate(build *b) {
     cc_wg_generate(b->m, &abi, b->kernels[k],
                    b->p->kernels[k].uses_barriers,
                    !b->p->kernels[k].uses_barriers &&
-                       !takes_images(&b->p->kernels[k]) &&
+                       !cc_kernel_takes_images(&b->p->kernels[k]) &&
                        cc_reaches_loop(b->kernels[k], 0),
                    &b->wgs[k]);
   cc_region_off = region_off;

@@ -280,6 +280,10 @@ const cc_kernel_info *cc_program_find_kernel(const cc_program *p,
  * enqueue_kernel launches; not among the kernels above), or NULL. */
 const cc_kernel_info *cc_program_find_block_kernel(const cc_program *p,
                                                    const char *name);
+/* Whether kernel k has an image argument (such kernels stay out of
+ * region mode, build.c, and get 2D work-groups of a bounded width,
+ * runtime/api/api_enqueue_kernel.c's choose_local). */
+bool cc_kernel_takes_images(const cc_kernel_info *k);
 /* Makes kernel info of p ready to launch before a cl_kernel is made of
  * it: a kernel of a lazy build is compiled at its first use (build.c).
  * False if its compile failed (the reason goes to stderr). */

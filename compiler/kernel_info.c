@@ -268,3 +268,10 @@ void cc_kernel_info_free(cc_kernel_info *ki) {
   free(ki->attributes);
   memset(ki, 0, sizeof(*ki));
 }
+
+bool cc_kernel_takes_images(const cc_kernel_info *k) {
+  for (unsigned i = 0; i < k->num_args; i++)
+    if (k->args[i].kind == CC_ARG_IMAGE)
+      return true;
+  return false;
+}
