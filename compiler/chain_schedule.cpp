@@ -108,6 +108,9 @@ bool arithmetic_self_loop(BasicBlock &bb) {
 } // namespace
 
 extern "C" void cc_interleave_chains(LLVMModuleRef mref) {
+  // The jammed copies' tails first (jam_tails.cpp): they follow the
+  // loops this file reorders.
+  cc_transpose_jam_tails(mref);
   if (cc_env_switch("SKEIN_NO_CHAIN_INTERLEAVE"))
     return;
   for (Function &f : *unwrap(mref))

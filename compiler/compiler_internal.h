@@ -152,6 +152,10 @@ void cc_image_finish(LLVMModuleRef m);
  * copies' chains alternate (chain_schedule.cpp). SKEIN_NO_CHAIN_INTERLEAVE=1
  * leaves them. */
 void cc_interleave_chains(LLVMModuleRef m);
+/* jam_tails.cpp, called by cc_interleave_chains: the tails of
+ * unroll-and-jammed copies computed across copies (SKEIN_NO_JAM_TAILS=1:
+ * not) */
+void cc_transpose_jam_tails(LLVMModuleRef m);
 /* Whether the environment variable name is set to anything but "" or
  * "0": the developers' switches that turn one code-generation choice
  * off, to measure it (docs/features.md). */
