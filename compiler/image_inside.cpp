@@ -37,12 +37,6 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/Analysis/AssumptionCache.h>
-#include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/IR/Dominators.h>
-#include <llvm/TargetParser/Triple.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/IRBuilder.h>
 #include <llvm/IR/Instructions.h>
@@ -497,10 +491,8 @@ bool edge_clamp(Copy &c, IntrinsicInst *mn, Test &t) {
       }
     if (!within_bounds(a, t) || !coordinate(c, t.a, t))
       return false;
-    a = t.a;
     t.cmp = nullptr;
     t.clamp = mn;
-    t.a = a;
     t.m = m;
     t.b = nullptr;
     t.value = true;
@@ -536,14 +528,8 @@ Value *at_start(Copy &c, Value *v, IRBuilder<> &b,
 // Gives the copy that starts at case k of switch sw an inside version.
 bool make_inside(Function &f, SwitchInst *sw, unsigned k) {
   BasicBlock *start = sw->getSuccessor(k);
-  // The analyses of f as it is now (each inside version changes f).
-  TargetLibraryInfoImpl tlii(Triple(f.getParent()->getTargetTriple()));
-  TargetLibraryInfo tli(tlii);
-  AssumptionCache ac(f);
-  DominatorTree dt(f);
-  LoopInfo li(dt);
-  ScalarEvolution se(f, tli, ac, dt, li);
-  Copy c{f, se};
+  FunctionAnalyses an(f);   // f as it is now: each inside version changes f
+  Copy c{f, an.se};
   collect(c, start);
   find_ids(c);
   std::vector<Test> tests;

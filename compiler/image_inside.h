@@ -5,6 +5,13 @@
 #define SKEIN_IMAGE_INSIDE_H
 
 #include <llvm/ADT/ArrayRef.h>
+#include <llvm/Analysis/AssumptionCache.h>
+#include <llvm/Analysis/LoopInfo.h>
+#include <llvm/Analysis/ScalarEvolution.h>
+#include <llvm/Analysis/TargetLibraryInfo.h>
+#include <llvm/IR/Dominators.h>
+#include <llvm/IR/Module.h>
+#include <llvm/TargetParser/Triple.h>
 #include <llvm/ADT/STLFunctionalExtras.h>
 #include <llvm/ADT/SmallVector.h>
 #include <llvm/IR/Function.h>
@@ -14,6 +21,20 @@
 #include <cstdint>
 
 namespace skein_images {
+
+// The loop and scalar-evolution analyses of f as it is when made (the
+// image pass changes f between uses: make one per use).
+struct FunctionAnalyses {
+  llvm::TargetLibraryInfoImpl tlii;
+  llvm::TargetLibraryInfo tli;
+  llvm::AssumptionCache ac;
+  llvm::DominatorTree dt;
+  llvm::LoopInfo li;
+  llvm::ScalarEvolution se;
+  explicit FunctionAnalyses(llvm::Function &f)
+      : tlii(llvm::Triple(f.getParent()->getTargetTriple())), tli(tlii),
+        ac(f), dt(f), li(dt), se(f, tli, ac, dt, li) {}
+};
 
 // Copies blocks into f (their names ending in suffix), the copies
 // branching and referring to one another where the originals did (vmap

@@ -35,12 +35,6 @@
 
 #include <llvm/ADT/DenseMap.h>
 #include <llvm/ADT/SmallPtrSet.h>
-#include <llvm/Analysis/AssumptionCache.h>
-#include <llvm/Analysis/LoopInfo.h>
-#include <llvm/Analysis/ScalarEvolution.h>
-#include <llvm/Analysis/TargetLibraryInfo.h>
-#include <llvm/IR/Dominators.h>
-#include <llvm/TargetParser/Triple.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/Function.h>
 #include <llvm/IR/IntrinsicInst.h>
@@ -553,14 +547,10 @@ void scalarize(Function &f) {
 // at most 64 trips in all; the work-item loops (trip count the group's
 // size) never qualify.
 void unroll_small_loops(Function &f) {
-  TargetLibraryInfoImpl tlii(Triple(f.getParent()->getTargetTriple()));
-  TargetLibraryInfo tli(tlii);
-  AssumptionCache ac(f);
-  DominatorTree dt(f);
-  LoopInfo li(dt);
-  ScalarEvolution se(f, tli, ac, dt, li);
+  skein_images::FunctionAnalyses an(f);
+  ScalarEvolution &se = an.se;
   LLVMContext &ctx = f.getContext();
-  for (Loop *l : li.getLoopsInPreorder()) {
+  for (Loop *l : an.li.getLoopsInPreorder()) {
     unsigned trips = se.getSmallConstantTripCount(l);
     if (trips == 0 || trips > 8)
       continue;
