@@ -14,6 +14,7 @@
 // that touch no memory are reordered, and every instruction stays after
 // the values it uses: the order is a topological order of the same data
 // flow.
+#include "chain_schedule.h"
 #include "compiler_internal.h"
 
 #include <llvm/IR/BasicBlock.h>
@@ -89,10 +90,10 @@ void interleave_by_depth(const std::vector<Instruction *> &body) {
     i->moveBefore(terminator);
 }
 
-// Whether bb is a loop of one block (it branches to itself) that does
-// nothing but arithmetic: a jammed body of chains. Loops that load or
-// store (the loop vectoriser's, whose copies already alternate) are left
-// as they are.
+} // namespace
+
+namespace skein_chains {
+
 bool arithmetic_self_loop(BasicBlock &bb) {
   bool self = false;
   for (BasicBlock *succ : successors(&bb))
@@ -105,7 +106,7 @@ bool arithmetic_self_loop(BasicBlock &bb) {
   return true;
 }
 
-} // namespace
+} // namespace skein_chains
 
 extern "C" void cc_interleave_chains(LLVMModuleRef mref) {
   // The jammed copies' tails first (jam_tails.cpp): they follow the
@@ -115,7 +116,7 @@ extern "C" void cc_interleave_chains(LLVMModuleRef mref) {
     return;
   for (Function &f : *unwrap(mref))
     for (BasicBlock &bb : f)
-      if (arithmetic_self_loop(bb)) {
+      if (skein_chains::arithmetic_self_loop(bb)) {
         std::vector<Instruction *> body;
         for (Instruction &i : bb)
           if (!isa<PHINode>(i) && !i.isTerminator())

@@ -27,6 +27,7 @@
 // and indices) of lane-wise arithmetic and casts over extractions of
 // aligned blocks of lanes from one loop value per copy (or over values
 // the copies share). Anything else is left as it was.
+#include "chain_schedule.h"
 #include "compiler_internal.h"
 
 #include <llvm/IR/BasicBlock.h>
@@ -399,20 +400,6 @@ private:
   DenseMap<Value *, Value *> built_;
 };
 
-// Whether bb is a loop of one block (it branches to itself) that only
-// computes: a jammed body of chains.
-bool arithmetic_self_loop(BasicBlock &bb) {
-  bool self = false;
-  for (BasicBlock *succ : successors(&bb))
-    self |= succ == &bb;
-  if (!self)
-    return false;
-  for (Instruction &i : bb)
-    if (i.mayReadOrWriteMemory() || i.mayHaveSideEffects())
-      return false;
-  return true;
-}
-
 bool transpose_tails(BasicBlock *loop) {
   BasicBlock *exit = nullptr;
   for (BasicBlock *succ : successors(loop))
@@ -493,7 +480,7 @@ extern "C" void cc_transpose_jam_tails(LLVMModuleRef mref) {
   for (Function &f : *unwrap(mref)) {
     std::vector<BasicBlock *> loops;
     for (BasicBlock &bb : f)
-      if (arithmetic_self_loop(bb))
+      if (skein_chains::arithmetic_self_loop(bb))
         loops.push_back(&bb);
     for (BasicBlock *bb : loops)
       transpose_tails(bb);
