@@ -102,16 +102,35 @@ Value *centre_of(Value *u) {
   return nullptr;
 }
 
-// The index x of centre u (unnormalised or normalised, see the head
-// comment), kept within +-CENTRE_BOUND, or null where u is no centre.
-Value *index_of(IRBuilder<> &b, Value *u) {
+// The int x whose centre u is, unnormalised or normalised (see the head
+// comment), or null. Builds nothing.
+Value *centre_index(Value *u) {
   Value *x = centre_of(u);
   Value *c, *n1, *n2;
   if (!x && match(u, m_c_FMul(m_FDiv(m_Value(c), m_Value(n1)), m_Value(n2))) &&
       same_extent(n1, n2))
     x = centre_of(c);
-  if (!x)
-    return nullptr;
+  return x;
+}
+
+bool is_one(Value *k) {
+  const APFloat *one;
+  return match(k, m_APFloat(one)) && one->isExactlyValue(1.0);
+}
+
+// centre_index of the product c * k, which is not built: c itself where
+// k is 1.0.
+Value *product_centre(Value *c, Value *k) {
+  if (is_one(k))
+    return centre_index(c);
+  Value *cc, *n1;
+  if (match(c, m_FDiv(m_Value(cc), m_Value(n1))) && same_extent(n1, k))
+    return centre_of(cc);
+  return nullptr;
+}
+
+// Index x kept within +-CENTRE_BOUND.
+Value *bounded(IRBuilder<> &b, Value *x) {
   Value *lo = b.CreateBinaryIntrinsic(Intrinsic::smax, x,
                                       b.getInt32(-CENTRE_BOUND));
   return b.CreateBinaryIntrinsic(Intrinsic::smin, lo,
@@ -134,36 +153,32 @@ unsigned lower_nearest_index(Function &f, bool fold) {
     Function *helper = call->getCalledFunction();
     Value *u = call->getArgOperand(0);
     IRBuilder<> b(call);
-    Value *r = fold ? index_of(b, u) : nullptr;
+    Value *x = fold ? centre_index(u) : nullptr;
+    Value *r = x ? bounded(b, x) : nullptr;
     // A run-time choice between normalised and unnormalised coordinates
     // (a sampler argument's bit): each side on its own. InstCombine
     // writes `norm ? c * n : c` as c * (norm ? n : 1.0).
-    Value *cond, *t, *e, *c;
-    bool choice = match(u, m_Select(m_Value(cond), m_Value(t), m_Value(e)));
-    if (!choice && match(u, m_c_FMul(m_Value(c), m_Select(m_Value(cond),
-                                                         m_Value(t),
-                                                         m_Value(e))))) {
-      choice = true;
-      auto times = [&](Value *k) -> Value * {
-        const APFloat *one;
-        if (match(k, m_APFloat(one)) && one->isExactlyValue(1.0))
-          return c;
-        return b.CreateFMul(c, k);
-      };
-      t = times(t);
-      e = times(e);
-    }
+    Value *cond, *t, *e, *c = nullptr;
+    bool choice = match(u, m_Select(m_Value(cond), m_Value(t), m_Value(e))) ||
+                  match(u, m_c_FMul(m_Value(c), m_Select(m_Value(cond),
+                                                        m_Value(t),
+                                                        m_Value(e))));
     if (fold && !r && choice) {
-      Value *rt = index_of(b, t), *re = index_of(b, e);
-      if (rt || re) {
-        auto side = [&](Value *folded_side, Value *arg) -> Value * {
-          if (folded_side)
-            return folded_side;
+      auto centre = [&](Value *k) {
+        return c ? product_centre(c, k) : centre_index(k);
+      };
+      Value *xt = centre(t), *xe = centre(e);
+      if (xt || xe) {
+        // A side that is no centre keeps the helper, on its own value.
+        auto side = [&](Value *sx, Value *k) -> Value * {
+          if (sx)
+            return bounded(b, sx);
+          Value *arg = !c ? k : is_one(k) ? c : b.CreateFMul(c, k);
           CallInst *n = b.CreateCall(helper, {arg});
           inline_these.push_back(n);
           return n;
         };
-        r = b.CreateSelect(cond, side(rt, t), side(re, e));
+        r = b.CreateSelect(cond, side(xt, t), side(xe, e));
       }
     }
     if (!r) {
