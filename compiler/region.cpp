@@ -200,6 +200,10 @@ static bool scan(Cutter &c) {
         // (sub_slot_type).
         c.wide_sub_slots |=
             s.sub_group && call->getType()->getScalarSizeInBits() > 32;
+        // And a 64-bit work-group step every work-group step's slot
+        // (group_slot_type).
+        c.wide_group_slots |= s.group_step && !s.sub_group &&
+                              call->getType()->getScalarSizeInBits() > 32;
         c.syncs.push_back(s);
       } else if (!callee->isDeclaration() &&
                  callee->hasFnAttribute("skein-workitem")) {
@@ -494,10 +498,10 @@ static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
                               "slots");
   Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
   Type *slot = s.sub_group ? sub_slot_type(c, call->getType())
-                           : b.getInt64Ty();
-  Value *at = s.group_wide  ? b.CreateInBoundsGEP(b.getInt64Ty(), slots, n)
+                           : group_slot_type(c, call->getType());
+  Value *at = s.group_wide  ? b.CreateInBoundsGEP(slot, slots, n)
               : s.sub_group ? sub_slot_at(b, slots, n, slot, lid)
-                            : b.CreateInBoundsGEP(b.getInt64Ty(), slots, lid);
+                            : b.CreateInBoundsGEP(slot, slots, lid);
   Value *r = from_slot(b, b.CreateLoad(slot, at), call->getType());
   r->setName(s.sub_group ? "sub_group_result" : "collective");
   call->replaceAllUsesWith(r);
@@ -531,8 +535,8 @@ static void deposit_whole_slot(Cutter &c, Sync &s) {
     Type *slot = sub_slot_type(c, v->getType());
     b.CreateStore(to_slot(b, v, slot), sub_slot_at(b, slots, n, slot, lid));
   } else {
-    b.CreateStore(to_slot(b, v),
-                  b.CreateInBoundsGEP(b.getInt64Ty(), slots, lid));
+    Type *slot = group_slot_type(c, v->getType());
+    b.CreateStore(to_slot(b, v, slot), b.CreateInBoundsGEP(slot, slots, lid));
   }
 }
 

@@ -150,6 +150,13 @@ Type *sub_slot_type(const Cutter &c, Type *value) {
              : Type::getInt64Ty(ctx);
 }
 
+Type *group_slot_type(const Cutter &c, Type *value) {
+  LLVMContext &ctx = value->getContext();
+  return value->getScalarSizeInBits() <= 32 && !c.wide_group_slots
+             ? Type::getInt32Ty(ctx)
+             : Type::getInt64Ty(ctx);
+}
+
 Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
                    Value *lid) {
   Value *first = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
@@ -378,12 +385,18 @@ static void work_group_in_registers(IRBuilder<> &b, const GroupStep &s,
       Value *at = b.CreateInBoundsGEP(slot, slots, first);
       Value *v = from_slot(b, b.CreateAlignedLoad(vec_ty, at, align), s.type);
       // The ladder does not wait for the vectors before; the running
-      // total stays a vector (its last lane broadcast), since a round
-      // trip through a scalar register made the carry the longest chain
-      // (AVX2 code's int scan ran at half the library's speed with it).
+      // total stays a vector (a broadcast lane), since a round trip
+      // through a scalar register made the carry the longest chain (AVX2
+      // code's int scan ran at half the library's speed with it). The
+      // next total is this one plus the ladder's last lane broadcast,
+      // which is the result's last lane (the total is the same in every
+      // lane): one operation a vector on the carried chain, where
+      // broadcasting the result's lane put the shuffle on it too (a
+      // float scan's chain was two additions and a lane permute a
+      // vector, 11 cycles in AVX2 code).
       Value *before = b.CreateLoad(vacc->getAllocatedType(), vacc);
-      Value *incl =
-          apply(b, s, before, sub_group_in_registers(b, ladder, v, lanes));
+      Value *own = sub_group_in_registers(b, ladder, v, lanes);
+      Value *incl = apply(b, s, before, own);
       Value *r = incl;
       if (s.kind == GroupStep::SCAN_EXCLUSIVE) {
         std::vector<int> mask(lanes);
@@ -392,7 +405,8 @@ static void work_group_in_registers(IRBuilder<> &b, const GroupStep &s,
         r = b.CreateShuffleVector(incl, before, mask);
       }
       b.CreateAlignedStore(to_slot(b, r, slot), at, align);
-      b.CreateStore(b.CreateShuffleVector(incl, incl, last), vacc);
+      b.CreateStore(apply(b, s, before, b.CreateShuffleVector(own, own, last)),
+                    vacc);
     });
     b.CreateStore(b.CreateExtractElement(
                       b.CreateLoad(vacc->getAllocatedType(), vacc),
@@ -429,7 +443,7 @@ void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
       b.getPtrTy(), group_field(b, c.group_ty, group, G_COLLECTIVE), "slots");
   Value *one = b.getInt64(1);
   if (!s.sub_group) {
-    work_group_in_registers(b, s, b.getInt64Ty(), slots, n);
+    work_group_in_registers(b, s, group_slot_type(c, s.type), slots, n);
     return;
   }
   Type *slot = sub_slot_type(c, s.type);

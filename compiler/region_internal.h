@@ -93,6 +93,7 @@ struct Cutter {
   uint64_t ctx_align = 64;
   bool has_collective = false;
   bool wide_sub_slots = false;     // sub_slot_type
+  bool wide_group_slots = false;   // group_slot_type
   // A barrier-free kernel whose loops region mode cuts at implicit
   // barriers (cut_loops); its loop-mode function runs groups too small to
   // vectorise (build_driver).
@@ -162,6 +163,16 @@ Value *to_slot(IRBuilder<> &b, Value *v);
 // lane lid's slot among a sub-group step's (they start at slot n + 1 of
 // the group's 8-byte slots; an exchange's at exchange_slots()).
 Type *sub_slot_type(const Cutter &c, Type *value);
+// A work-group group step's slots: 4 bytes for values of at most 32 bits
+// (the deposit, the step and the read move half the bytes, and AVX2 code
+// has no widening or narrowing of a whole register in one instruction:
+// an int scan spent more shuffles on its 8-byte slots than on the scan),
+// else 8; 8 for all of a kernel's work-group steps if any of them is 64
+// bits wide, for the reason sub_slot_type gives. work_group_broadcast
+// keeps the library's 8-byte slots: it deposits in its own region, which
+// reads no step's result, and its result is slot n of them, past the
+// 4-byte slots' last byte (4n + 4 <= 8n).
+Type *group_slot_type(const Cutter &c, Type *value);
 Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
                    Value *lid);
 Value *to_slot(IRBuilder<> &b, Value *v, Type *slot);
