@@ -159,8 +159,7 @@ Type *group_slot_type(const Cutter &c, Type *value) {
 
 Value *sub_slot_at(IRBuilder<> &b, Value *slots, Value *n, Type *slot,
                    Value *lid) {
-  Value *first = b.CreateInBoundsGEP(b.getInt64Ty(), slots,
-                                     b.CreateAdd(n, b.getInt64(1)));
+  Value *first = b.CreateInBoundsGEP(b.getInt64Ty(), slots, slot_area(b, n));
   return b.CreateInBoundsGEP(slot, first, lid);
 }
 

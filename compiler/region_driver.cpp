@@ -39,15 +39,15 @@ static Function *nop_barrier(Module *m) {
   return f;
 }
 
-// Collectives: the group's slots (n + 1 of them) and a copy of the launch
+// Collectives: the group's slots and a copy of the launch
 // whose barrier hook does nothing.
 static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
                              Value *n) {
   Module *m = c.F->getParent();
-  // SKEIN_COLLECTIVE_SLOTS(n): the work-group collectives' n + 1, then
-  // the sub-group collectives' n; then the exchanges' n.
-  Value *slots = b.CreateAlloca(
-      b.getInt64Ty(), b.CreateAdd(exchange_slots(b, n), n), "slots");
+  // Three areas of slot_area(n) slots, on cache lines (region_internal.h).
+  AllocaInst *slots = b.CreateAlloca(
+      b.getInt64Ty(), b.CreateMul(slot_area(b, n), b.getInt64(3)), "slots");
+  slots->setAlignment(Align(64));
   b.CreateStore(slots, group_field(b, c.group_ty, group, G_COLLECTIVE));
   Value *gl = group_field(b, c.group_ty, group, G_LAUNCH);
   Value *launch = b.CreateLoad(b.getPtrTy(), gl);
