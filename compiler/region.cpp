@@ -197,11 +197,10 @@ static bool scan(Cutter &c) {
         }
         c.has_collective |= s.collective;
         // A 64-bit sub-group value makes every sub-group slot 8 bytes
-        // (sub_slot_type).
+        // (sub_slot_type), a 64-bit work-group step every work-group
+        // step's (group_slot_type).
         c.wide_sub_slots |=
             s.sub_group && call->getType()->getScalarSizeInBits() > 32;
-        // And a 64-bit work-group step every work-group step's slot
-        // (group_slot_type).
         c.wide_group_slots |= s.group_step && !s.sub_group &&
                               call->getType()->getScalarSizeInBits() > 32;
         c.syncs.push_back(s);
