@@ -467,16 +467,51 @@ double OVL lgamma(double x) { return Sleef_lgamma_u10(x); }
 SKM_VEC1(cosh, float) SKM_VEC1(sinh, float) SKM_VEC1(lgamma, float)
 SKM_VEC1(cosh, double) SKM_VEC1(sinh, double) SKM_VEC1(lgamma, double)
 
-/* tgamma(double): Sleef's (1 ULP), with the sign of an underflowed
- * result for x < 0 (gamma is negative on (-2k-1, -2k)), which Sleef
- * drops. tgamma(float): Sleef's float form reaches 16 ULP for some
- * inputs; the double one rounded once is within 0.5 + 2^-28 ULP. */
+/* tgamma(double): Sleef's (1 ULP) down to -170. Below, where gamma's
+ * values are under 2^-1000 (the poles aside), Sleef's lost up to 1 %
+ * (-9.9553e-310 for -1.00444e-309 at x = -177 + 2^-45; CTS
+ * math_brute_force: 1621 ULP at -172 - 2^-39) and gave 0 for results
+ * like 5.6e-312, and dropped the sign of an underflowed result.
+ * There, the reflection gamma(x) = pi / (sinpi(x) z gamma(z)), z = -x,
+ * with gamma(z) = P gamma(z - 16), P = (z - 1) (z - 2) ... (z - 16) kept
+ * in double-double, since gamma(z) itself overflows past z = 171.6:
+ * every z - j is exact (z < 2^53 is not an integer there), so the error
+ * is sinpi's 0.506 ULP, gamma(z - 16)'s 1 and four roundings, within 4
+ * ULP (the bound is 16); gamma(z - 16) overflows where the result is
+ * below the smallest subnormal, giving a zero of the right sign. sinpi
+ * is the builtin above, not Sleef's, which gives 0 for non-integers
+ * past 2^27 (x = -2^27.9 - 2^-16 made a NaN).
+ * Computed for every x and selected, so that a vectorised loop calling
+ * tgamma stays vectorised (Sleef's vector forms, no branch). The bound
+ * is a double that neither half nor float holds, so that LLVM keeps the
+ * comparison in double: with -170.0 it became a compare of halves for
+ * half3 callers, and AVX-512 FP16 code of test-builtins-half's tgamma3
+ * gave -inf in some lanes for 208.75 and 300.5 (right with
+ * SKEIN_NO_SCALARIZE=1, without FP16, in AVX2 code, in fiber mode; not
+ * understood yet, and not reproduced in kernel source).
+ * tgamma(float): Sleef's float form reaches 16 ULP for some inputs;
+ * the double one rounded once is within 0.5 + 2^-28 ULP. */
 double SLEEF Sleef_tgamma_u10(double);
+#define PI_D 0x1.921fb54442d18p+1
+static double __attribute__((overloadable, always_inline))
+tgamma_far_negative(double x) {
+  double z = -x;
+  double ph = z - 1.0, pl = 0.0;
+  for (int j = 2; j <= 16; j++) {
+    double f = z - (double)j;
+    double h = ph * f;
+    double l = fma(ph, f, -h) + pl * f;
+    ph = h + l;            /* |l| <= ulp(h): a fast two-sum */
+    pl = l - (ph - h);
+  }
+  double r = PI_D / (sinpi(x) * z) / ph;
+  r -= r * (pl / ph);      /* r / (ph + pl) */
+  return r / Sleef_tgamma_u10(z - 16.0);
+}
 double OVL tgamma(double x) {
-  double r = Sleef_tgamma_u10(x);
-  if (r == 0 && x < 0)
-    return fmod(floor(x), 2.0) != 0 ? -0.0 : 0.0;
-  return r;
+  double far = tgamma_far_negative(x);
+  double near = Sleef_tgamma_u10(x);
+  return x < -170.00000000001 && x != floor(x) ? far : near;
 }
 float OVL tgamma(float x) { return (float)tgamma((double)x); }
 SKM_VEC1(tgamma, float) SKM_VEC1(tgamma, double)
