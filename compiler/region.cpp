@@ -100,6 +100,7 @@ static bool classify(CallInst *call, StringRef name, Sync *s) {
   s->sub_group = false;
   s->group_step = false;
   s->exchange = NONE;
+  s->uniform_arg = false;
   if (is_barrier_name(name))
     return true;
   // Exchanges (read_exchange) of scalars: each reads another lane's slot.
@@ -430,6 +431,11 @@ static bool syncs_uniform(Cutter &c) {
     return true;   // its only barriers are cut_loops', placed so
   DenseSet<BasicBlock *> some;
   divergently_executed(c, some);
+  // An exchange whose lane (or delta) is the same for the whole group
+  // reads lanes at fixed distances from its own (read_exchange).
+  for (Sync &s : c.syncs)
+    if (s.exchange != NONE && s.call->arg_size() > 2)
+      s.uniform_arg = !c.divergent.count(s.call->getArgOperand(2));
   c.divergent.clear();   // demote() computes it again, after the cuts
   for (Sync &s : c.syncs)
     if (some.count(s.call->getParent())) {

@@ -34,7 +34,10 @@
 #include <llvm/IR/Module.h>
 #include <llvm/ADT/StringSwitch.h>
 
+#include <llvm/Transforms/Utils/BasicBlockUtils.h>
+
 #include <algorithm>
+#include <functional>
 
 using namespace llvm;
 
@@ -513,6 +516,87 @@ Exchange parse_exchange(StringRef mangled) {
       .Default(NONE);
 }
 
+// The lane a work-item reads at a distance from its own, for an exchange
+// whose argument is the same for the whole group (Sync::uniform_arg):
+// each candidate slot is lid plus or minus that distance, an address
+// affine in lid, so the work-item loop's vectoriser loads a vector of
+// slots at each candidate (contiguous loads) and blends them, where the
+// index first + src of read_exchange's general form makes it gather one
+// slot per lane (vpgatherdd: a quarter of a copy's speed in AVX2 code).
+// Null where that does not apply: broadcast and shuffle (one lane per
+// sub-group, not a distance), and xor by a mask that is not a power of
+// two (xor by 1, 2, 4...: the butterflies' masks, are; a mask that is
+// uniform but not a constant is tested at run time, read_exchange).
+//
+// The distance d (the argument; rotate's taken modulo the sub-group's
+// span) is below size_max, the launch's sub-group size, or the result
+// is the work-item's own value: then d is 0. The slots read lie within
+// [lid - 32, lid + 32) of the exchange slots, which exchange_pad keeps
+// inside the allocation; a slot read for a lane that does not take it
+// (past the group's end, before its sub-group) is discarded by the
+// select, whatever it holds.
+//
+// The tests that choose between the candidates are on 32-bit values
+// (lid, n and d are below max_group, lane below 32): the vectoriser
+// then compares vectors of as many lanes as the loaded slots hold
+// instead of twice as many 64-bit ones, and blends without narrowing.
+struct Relative {
+  Value *lid, *n, *size_max, *lane, *arg;   // 64 bits
+  Value *lid32, *n32, *size_max32, *lane32;
+
+  std::function<Value *(Value *)> load;   // the value of exchange slot k
+};
+
+static Value *relative_read(IRBuilder<> &b, unsigned exchange,
+                            const Relative &x, Value *enq) {
+  Value *zero = b.getInt64(0);
+  Type *i32 = b.getInt32Ty();
+  Value *own = x.load(x.lid);
+  Value *d = b.CreateSelect(b.CreateICmpULT(x.arg, x.size_max), x.arg,
+                            zero, "distance");
+  Value *d32 = b.CreateTrunc(d, i32);
+  switch (exchange) {
+  case SHUFFLE_XOR: {
+    // lane ^ d for a power of two d: lane - d where lane has d's bit,
+    // else lane + d (in the sub-group: sub-groups are aligned to their
+    // power-of-two size, and d is below it), unless that is past the
+    // group's end. lid & d is lane & d for the same reason.
+    Value *hi = b.CreateAdd(x.lid, d), *lo = b.CreateSub(x.lid, d);
+    Value *down = b.CreateICmpNE(b.CreateAnd(x.lid32, d32), b.getInt32(0));
+    Value *up = b.CreateSelect(
+        b.CreateICmpULT(b.CreateAdd(x.lid32, d32), x.n32), x.load(hi), own);
+    return b.CreateSelect(down, x.load(lo), up);
+  }
+  case SHUFFLE_DOWN: {
+    Value *hi = b.CreateAdd(x.lid, d);
+    Value *valid = b.CreateAnd(
+        b.CreateICmpULT(b.CreateAdd(x.lane32, d32), x.size_max32),
+        b.CreateICmpULT(b.CreateAdd(x.lid32, d32), x.n32));
+    return b.CreateSelect(valid, x.load(hi), own);
+  }
+  case SHUFFLE_UP:
+    return b.CreateSelect(b.CreateICmpULE(d32, x.lane32),
+                          x.load(b.CreateSub(x.lid, d)), own);
+  case ROTATE: {
+    // (lane + delta) mod max, max = min(size_max, enq): with delta's
+    // remainder r in [0, max), lane + r, or lane + r - max where that
+    // reaches max (then below lane, so in the group).
+    Value *max = b.CreateBinaryIntrinsic(Intrinsic::umin, x.size_max, enq);
+    Value *r = b.CreateSRem(x.arg, max);
+    r = b.CreateSelect(b.CreateICmpSLT(r, zero), b.CreateAdd(r, max), r,
+                       "remainder");
+    Value *r32 = b.CreateTrunc(r, i32), *max32 = b.CreateTrunc(max, i32);
+    Value *hi = b.CreateAdd(x.lid, r);
+    Value *wrap = b.CreateICmpUGE(b.CreateAdd(x.lane32, r32), max32);
+    Value *ahead = b.CreateSelect(
+        b.CreateICmpULT(b.CreateAdd(x.lid32, r32), x.n32), x.load(hi), own);
+    return b.CreateSelect(wrap, x.load(b.CreateSub(hi, max)), ahead);
+  }
+  default:
+    return nullptr;
+  }
+}
+
 // Region mode reaches an exchange only where every work-item of the
 // group does (syncs_uniform), so the active set is the whole sub-group:
 // non_uniform_broadcast is broadcast, broadcast_first reads lane 0. The
@@ -524,7 +608,8 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
   CallInst *call = s.call;
   Value *g = F->getArg(RP_GROUP);
   Value *lid = F->getArg(RP_LID), *n = F->getArg(RP_N);
-  IRBuilder<> b(after, after->getFirstInsertionPt());
+  Instruction *at_read = &*after->getFirstInsertionPt();
+  IRBuilder<> b(at_read);
   Value *one = b.getInt64(1);
   Value *launch = b.CreateLoad(b.getPtrTy(),
                                group_field(b, c.group_ty, g, G_LAUNCH));
@@ -545,62 +630,122 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
     arg = s.exchange == ROTATE
               ? b.CreateSExt(call->getArgOperand(2), b.getInt64Ty())
               : b.CreateZExt(call->getArgOperand(2), b.getInt64Ty());
-  Value *src = lane, *valid = b.getTrue();
-  switch (s.exchange) {
-  case BROADCAST:
-    src = b.CreateBinaryIntrinsic(Intrinsic::umin, arg,
-                                  b.CreateSub(size, one));
-    break;
-  case BROADCAST_FIRST:
-    src = b.getInt64(0);
-    break;
-  case SHUFFLE:
-    src = arg;
-    valid = b.CreateICmpULT(src, size);
-    break;
-  case SHUFFLE_XOR:
-    src = b.CreateXor(lane, arg);
-    valid = b.CreateICmpULT(src, size);
-    break;
-  case SHUFFLE_UP:
-    src = b.CreateSub(lane, arg);
-    valid = b.CreateICmpULE(arg, lane);
-    break;
-  case SHUFFLE_DOWN:
-    src = b.CreateAdd(lane, arg);
-    valid = b.CreateICmpULT(arg, b.CreateSub(size, lane));
-    break;
-  case ROTATE: {
-    // (lane + delta) mod get_max_sub_group_size(), for either sign.
-    Value *enq = one;   // the enqueued group size
+  Value *enq = nullptr;   // the enqueued group size, for rotate
+  if (s.exchange == ROTATE) {
+    enq = one;
     for (int d = 0; d < 3; d++)
       enq = b.CreateMul(enq, b.CreateLoad(b.getInt64Ty(),
                                           group_field(b, c.launch_ty, launch,
                                                       L_LOCAL, d)));
-    Value *max = b.CreateBinaryIntrinsic(Intrinsic::umin, size_max, enq);
-    // The delta's remainder first: it is the same for the whole
-    // sub-group in practice, so LLVM can take the division out of the
-    // work-item loop; lane + that lies in (-max, 2 max).
-    Value *r = b.CreateAdd(lane, b.CreateSRem(arg, max));
-    r = b.CreateSelect(b.CreateICmpSLT(r, b.getInt64(0)),
-                       b.CreateAdd(r, max), r);
-    src = b.CreateSelect(b.CreateICmpSGE(r, max), b.CreateSub(r, max), r);
-    valid = b.CreateICmpULT(src, size);
-    break;
   }
-  default:
-    break;
-  }
-  Value *idx = b.CreateSelect(valid, b.CreateAdd(first, src), lid);
   Value *slots = b.CreateLoad(b.getPtrTy(),
                               group_field(b, c.group_ty, g, G_COLLECTIVE),
                               "slots");
   Type *slot = sub_slot_type(c, call->getType());
-  Value *at = b.CreateInBoundsGEP(
-      slot,
-      b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n)),
-      idx);
-  Value *r = from_slot(b, b.CreateLoad(slot, at), call->getType());
+  Value *base =
+      b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n));
+  IRBuilder<> *in = &b;   // where load() emits (the branch taken)
+  auto load = [&](Value *k) -> Value * {
+    return in->CreateLoad(slot, in->CreateInBoundsGEP(slot, base, k));
+  };
+
+  // A uniform argument: a read at a distance (relative_read); xor by a
+  // mask not known to be a power of two tests it once for the group, the
+  // branch LLVM takes out of the work-item loop (it unswitches it).
+  Value *r = nullptr;
+  Value *fast = nullptr;   // null: the general form only
+  if (s.uniform_arg && (s.exchange == SHUFFLE_DOWN ||
+                        s.exchange == SHUFFLE_UP || s.exchange == ROTATE))
+    fast = b.getTrue();
+  if (s.uniform_arg && s.exchange == SHUFFLE_XOR) {
+    fast = b.CreateICmpEQ(b.CreateAnd(arg, b.CreateSub(arg, one)),
+                          b.getInt64(0), "power_of_two");
+    if (auto *k = dyn_cast<ConstantInt>(fast); k && k->isZero())
+      fast = nullptr;
+  }
+  Value *lane64 = b.CreateAnd(lid, b.CreateSub(size_max, one));
+  Type *i32 = b.getInt32Ty();
+  Relative x = {lid,
+                n,
+                size_max,
+                lane64,
+                arg,
+                b.CreateTrunc(lid, i32),
+                b.CreateTrunc(n, i32),
+                b.CreateTrunc(size_max, i32),
+                b.CreateTrunc(lane64, i32),
+                load};
+  if (fast && isa<ConstantInt>(fast))
+    r = relative_read(b, s.exchange, x, enq);
+  BasicBlock *join = nullptr;
+  Value *fast_r = nullptr;
+  BasicBlock *fast_bb = nullptr;
+  IRBuilder<> other(at_read);
+  if (fast && !r) {
+    Instruction *then_t, *else_t;
+    SplitBlockAndInsertIfThenElse(fast, at_read, &then_t, &else_t);
+    IRBuilder<> tb(then_t);
+    in = &tb;
+    fast_r = relative_read(tb, s.exchange, x, enq);
+    fast_bb = then_t->getParent();
+    other.SetInsertPoint(else_t);
+    in = &other;
+    join = at_read->getParent();
+  }
+  if (!r) {
+    IRBuilder<> &e = *in;
+    Value *src = lane, *valid = e.getTrue();
+    switch (s.exchange) {
+    case BROADCAST:
+      src = e.CreateBinaryIntrinsic(Intrinsic::umin, arg,
+                                    e.CreateSub(size, one));
+      break;
+    case BROADCAST_FIRST:
+      src = e.getInt64(0);
+      break;
+    case SHUFFLE:
+      src = arg;
+      valid = e.CreateICmpULT(src, size);
+      break;
+    case SHUFFLE_XOR:
+      src = e.CreateXor(lane, arg);
+      valid = e.CreateICmpULT(src, size);
+      break;
+    case SHUFFLE_UP:
+      src = e.CreateSub(lane, arg);
+      valid = e.CreateICmpULE(arg, lane);
+      break;
+    case SHUFFLE_DOWN:
+      src = e.CreateAdd(lane, arg);
+      valid = e.CreateICmpULT(arg, e.CreateSub(size, lane));
+      break;
+    case ROTATE: {
+      // (lane + delta) mod get_max_sub_group_size(), for either sign.
+      Value *max = e.CreateBinaryIntrinsic(Intrinsic::umin, size_max, enq);
+      // The delta's remainder first: it is the same for the whole
+      // sub-group in practice, so LLVM can take the division out of the
+      // work-item loop; lane + that lies in (-max, 2 max).
+      Value *rr = e.CreateAdd(lane, e.CreateSRem(arg, max));
+      rr = e.CreateSelect(e.CreateICmpSLT(rr, e.getInt64(0)),
+                          e.CreateAdd(rr, max), rr);
+      src = e.CreateSelect(e.CreateICmpSGE(rr, max), e.CreateSub(rr, max),
+                           rr);
+      valid = e.CreateICmpULT(src, size);
+      break;
+    }
+    default:
+      break;
+    }
+    r = load(e.CreateSelect(valid, e.CreateAdd(first, src), lid));
+    if (join) {
+      b.SetInsertPoint(join, join->getFirstInsertionPt());
+      PHINode *phi = b.CreatePHI(slot, 2);
+      phi->addIncoming(fast_r, fast_bb);
+      phi->addIncoming(r, other.GetInsertBlock());
+      r = phi;
+    }
+  }
+  r = from_slot(b, r, call->getType());
   r->setName("exchanged");
   call->replaceAllUsesWith(r);
   call->eraseFromParent();

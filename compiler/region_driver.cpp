@@ -44,9 +44,13 @@ static Function *nop_barrier(Module *m) {
 static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
                              Value *n) {
   Module *m = c.F->getParent();
-  // Three areas of slot_area(n) slots, on cache lines (region_internal.h).
+  // Three areas of slot_area(n) slots, on cache lines, and the
+  // exchanges' pads (region_internal.h).
   AllocaInst *slots = b.CreateAlloca(
-      b.getInt64Ty(), b.CreateMul(slot_area(b, n), b.getInt64(3)), "slots");
+      b.getInt64Ty(),
+      b.CreateAdd(b.CreateMul(slot_area(b, n), b.getInt64(3)),
+                  b.getInt64(2 * exchange_pad)),
+      "slots");
   slots->setAlignment(Align(64));
   b.CreateStore(slots, group_field(b, c.group_ty, group, G_COLLECTIVE));
   Value *gl = group_field(b, c.group_ty, group, G_LAUNCH);

@@ -49,6 +49,7 @@ struct Sync {
   bool group_step;   // computed once per group after its region's loop:
   GroupStep step;    // what (parse_group_step), if group_step
   unsigned exchange; // a sub-group exchange (Exchange), else NONE
+  bool uniform_arg;  // an exchange whose lane or delta is group-uniform
 };
 
 // One region: its start block, the blocks reachable from it without
@@ -122,9 +123,16 @@ struct Cutter {
 inline llvm::Value *slot_area(llvm::IRBuilder<> &b, llvm::Value *n) {
   return b.CreateAnd(b.CreateAdd(n, b.getInt64(8)), b.getInt64(-8));
 }
+// The exchanges' area lies between two pads of exchange_pad slots (a
+// whole number of cache lines, so it stays on one): they let
+// read_exchange load lanes lid - d and lid + d for any d below the
+// largest sub-group size (it then selects among them) without leaving
+// the allocation, whatever n.
+static const uint64_t exchange_pad = 32;   // cc_sub_group_sizes' largest
 // Where the exchanges' area starts, in 8-byte slots.
 inline llvm::Value *exchange_slots(llvm::IRBuilder<> &b, llvm::Value *n) {
-  return b.CreateMul(slot_area(b, n), b.getInt64(2));
+  return b.CreateAdd(b.CreateMul(slot_area(b, n), b.getInt64(2)),
+                     b.getInt64(exchange_pad));
 }
 
 // The function attribute of region mode's work-group functions.
