@@ -850,6 +850,297 @@ static void test_sync(cl_program prog, const shape *s) {
   free(out);
 }
 
+/* ---- Exchanges at uniform distances --------------------------------- */
+
+/* Exchanges whose lane or delta is a constant or a kernel argument (the
+ * same for the whole group): region mode reads them as contiguous slots
+ * at a distance from the work-item's own and blends
+ * (compiler/region_collective.cpp, relative_read), a run-time test of
+ * the argument choosing that or the general form where it is not a
+ * constant. Every xor mask below 32 (the largest sub-group size), deltas
+ * past the sub-group's end, in sub-groups cut short by the group's end,
+ * for 32- and 64-bit integers and floating types, moved bit for bit. */
+static const int uniform_down[] = {0, 1, 2, 3, 7, 8, 15, 16, 17, 31, 32,
+                                   100};
+static const int uniform_rotate[] = {-33, -17, -1, 0, 1, 3, 7, 16, 33};
+static const unsigned uniform_args[] = {0, 1, 3, 4, 6, 8, 31, 40};
+#define N_DOWN (sizeof uniform_down / sizeof uniform_down[0])
+#define N_ROTATE (sizeof uniform_rotate / sizeof uniform_rotate[0])
+/* Per work-item: xor by 0..31, down and up by uniform_down, rotate by
+ * uniform_rotate, then by the argument k: xor, down, up, rotate by k
+ * and -k, shuffle and broadcast; then a butterfly of xor by 1, 2, 4...
+ * below get_max_sub_group_size() (a uniform loop variable). */
+#define UNIFORM_OUTS (32 + 2 * N_DOWN + N_ROTATE + 8)
+
+static const char *const uniform_types[] = {"int", "float", "long",
+                                            "double"};
+#define N_UNIFORM_TYPES 4
+
+/* Appends to s (at *len of cap) the start of kernel <name>_<t>. */
+static void uniform_head(char *s, size_t *len, size_t cap, const char *name,
+                         const char *t) {
+  *len += (size_t)snprintf(s + *len, cap - *len,
+                           "kernel void %s_%s(global const %s *in,\n"
+                           "    global %s *out, uint k) {\n"
+                           "  size_t g = get_global_linear_id();\n"
+                           "  %s x = in[g];\n"
+                           "  global %s *o = out + g * %d;\n",
+                           name, t, t, t, t, t, (int)UNIFORM_OUTS);
+}
+
+/* Several kernels a type, of few exchanges each: each exchange is two
+ * cuts, and region mode's build time grows faster than their number.
+ * The constants for int and double only (4- and 8-byte slots: float and
+ * long take the same paths), the argument for every type. */
+static char *uniform_src(void) {
+  size_t cap = 64 * 1024, len = 0;
+  char *s = malloc(cap);
+  for (int t = 0; t < N_UNIFORM_TYPES; t++) {
+    const char *n = uniform_types[t];
+    if (t % 3 == 0) {
+      for (int c = 0; c < 32; c++) {
+        if (c % 8 == 0) {
+          char name[32];
+          snprintf(name, sizeof name, "uniform_xor%d", c / 8);
+          uniform_head(s, &len, cap, name, n);
+        }
+        len += (size_t)snprintf(s + len, cap - len,
+                                "  o[%d] = sub_group_shuffle_xor(x, %du);\n",
+                                c, c);
+        if (c % 8 == 7)
+          len += (size_t)snprintf(s + len, cap - len, "}\n");
+      }
+      uniform_head(s, &len, cap, "uniform_rel", n);
+      for (size_t d = 0; d < N_DOWN; d++)
+        len += (size_t)snprintf(s + len, cap - len,
+                                "  o[%zu] = sub_group_shuffle_down(x, %du);\n",
+                                32 + d, uniform_down[d]);
+      len += (size_t)snprintf(s + len, cap - len, "}\n");
+      uniform_head(s, &len, cap, "uniform_rel2", n);
+      for (size_t d = 0; d < N_DOWN; d++)
+        len += (size_t)snprintf(s + len, cap - len,
+                                "  o[%zu] = sub_group_shuffle_up(x, %du);\n",
+                                32 + N_DOWN + d, uniform_down[d]);
+      for (size_t r = 0; r < N_ROTATE; r++)
+        len += (size_t)snprintf(s + len, cap - len,
+                                "  o[%zu] = sub_group_rotate(x, %d);\n",
+                                32 + 2 * N_DOWN + r, uniform_rotate[r]);
+      len += (size_t)snprintf(s + len, cap - len, "}\n");
+    }
+    int a = 32 + 2 * (int)N_DOWN + (int)N_ROTATE;
+    uniform_head(s, &len, cap, "uniform_arg", n);
+    len += (size_t)snprintf(
+        s + len, cap - len,
+        "  o[%d] = sub_group_shuffle_xor(x, k);\n"
+        "  o[%d] = sub_group_shuffle_down(x, k);\n"
+        "  o[%d] = sub_group_shuffle_up(x, k);\n"
+        "  o[%d] = sub_group_rotate(x, (int)k);\n"
+        "  o[%d] = sub_group_rotate(x, -(int)k);\n"
+        "  o[%d] = sub_group_shuffle(x, k);\n"
+        "  o[%d] = sub_group_broadcast(x, k %% get_sub_group_size());\n"
+        "  %s y = x;\n"
+        "  for (uint m = 1; m < get_max_sub_group_size(); m <<= 1)\n"
+        "    y = sub_group_shuffle_xor(y, m) - y;\n"
+        "  o[%d] = y;\n"
+        "}\n",
+        a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, n, a + 7);
+  }
+  return s;
+}
+
+/* What lane `me` of a sub-group of `count` (max: get_max_sub_group_size)
+ * reads, or -1 for its own value: kind 0 xor, 1 down, 2 up, 3 rotate,
+ * 4 shuffle, 5 broadcast. */
+static long uniform_source(int kind, long a, size_t me, size_t count,
+                           size_t max) {
+  long src;
+  switch (kind) {
+  case 0: src = (long)(me ^ (size_t)a); break;
+  case 1: src = (long)me + a; break;
+  case 2: src = (long)me - a; break;
+  case 3: src = (((long)me + a) % (long)max + (long)max) % (long)max; break;
+  case 4: src = a; break;
+  default: src = a < (long)count ? a : (long)count - 1; break;
+  }
+  return src >= 0 && src < (long)count ? src : -1;
+}
+
+static void test_uniform_exchanges(cl_program prog, const shape *s) {
+  size_t n = total_items(s), local[3];
+  for (int d = 0; d < 3; d++)
+    local[d] = d < (int)s->dims ? s->local[d] : 1;
+  sg_map m;
+  map_build(&m, s, local);
+  for (int t = 0; t < N_UNIFORM_TYPES; t++) {
+    const char *tn = uniform_types[t];
+    size_t es = t < 2 ? 4 : 8;
+    unsigned char *in = malloc(n * es);
+    unsigned char *out = malloc(n * es * UNIFORM_OUTS);
+    for (size_t i = 0; i < n * es; i++)
+      in[i] = (unsigned char)test_rand();
+    /* The butterfly subtracts: integers wrap, so use small integral
+     * values in the floating types (exact differences). */
+    for (size_t i = 0; i < n; i++) {
+      long v = (long)(test_rand() % 2001) - 1000;
+      if (t == 1) {
+        float f = (float)v;
+        memcpy(in + i * es, &f, 4);
+      } else if (t == 3) {
+        double f = (double)v;
+        memcpy(in + i * es, &f, 8);
+      }
+    }
+    cl_mem b[2] = {test_buffer(&env, n * es, in),
+                   test_buffer(&env, n * es * UNIFORM_OUTS, NULL)};
+    static const char *const kernels[] = {"uniform_xor0", "uniform_xor1",
+                                          "uniform_xor2", "uniform_xor3",
+                                          "uniform_rel",  "uniform_rel2",
+                                          "uniform_arg"};
+    for (int kn = t % 3 ? 6 : 0; kn < 7; kn++) {
+      /* kk: xor, relative (down; up and rotate), argument */
+      int kk = kn < 4 ? 0 : kn < 6 ? 1 : 2;
+      char name[64];
+      snprintf(name, sizeof name, "%s_%s", kernels[kn], tn);
+      cl_int err;
+      cl_kernel k = clCreateKernel(prog, name, &err);
+      REQUIRE_OK(err);
+      size_t nargs = kk == 2 ? sizeof uniform_args / sizeof *uniform_args
+                             : 1;
+      for (size_t ai = 0; ai < nargs; ai++) {
+        cl_uint arg = uniform_args[ai];
+        REQUIRE_OK(clSetKernelArg(k, 0, sizeof(cl_mem), &b[0]));
+        REQUIRE_OK(clSetKernelArg(k, 1, sizeof(cl_mem), &b[1]));
+        REQUIRE_OK(clSetKernelArg(k, 2, sizeof arg, &arg));
+        memset(out, 0xa5, n * es * UNIFORM_OUTS);
+        REQUIRE_OK(clEnqueueWriteBuffer(env.queue, b[1], CL_TRUE, 0,
+                                        n * es * UNIFORM_OUTS, out, 0, NULL,
+                                        NULL));
+        size_t ran[3];
+        run(k, s, ran);
+        REQUIRE_OK(clEnqueueReadBuffer(env.queue, b[1], CL_TRUE, 0,
+                                       n * es * UNIFORM_OUTS, out, 0, NULL,
+                                       NULL));
+        int bad = 0;
+        for (size_t i = 0; i < n && bad < 5; i++) {
+          size_t first, count;
+          sub_group_of(&m, i, &first, &count);
+          size_t me = m.pos[i] - first;
+          size_t max =
+              m.places[i].enq_n < sg_size ? m.places[i].enq_n : sg_size;
+          /* The outputs this kernel writes: (slot, kind, argument). */
+          int slots[64], kinds[64];
+          long args[64];
+          int no = 0;
+          int a0 = 32 + 2 * (int)N_DOWN + (int)N_ROTATE;
+          if (kk == 0)
+            for (int c = 8 * kn; c < 8 * kn + 8; c++)
+              slots[no] = c, kinds[no] = 0, args[no++] = c;
+          if (kn == 4)
+            for (size_t d = 0; d < N_DOWN; d++) {
+              slots[no] = 32 + (int)d, kinds[no] = 1;
+              args[no++] = uniform_down[d];
+            }
+          if (kn == 5) {
+            for (size_t d = 0; d < N_DOWN; d++) {
+              slots[no] = 32 + (int)(N_DOWN + d), kinds[no] = 2;
+              args[no++] = uniform_down[d];
+            }
+            for (size_t r = 0; r < N_ROTATE; r++) {
+              slots[no] = 32 + 2 * (int)N_DOWN + (int)r, kinds[no] = 3;
+              args[no++] = uniform_rotate[r];
+            }
+          }
+          if (kk == 2) {
+            long kv = (long)arg;
+            const int ks[] = {0, 1, 2, 3, 3, 4, 5};
+            const long as[] = {kv, kv, kv, kv, -kv, kv,
+                               kv % (long)count};
+            for (int j = 0; j < 7; j++)
+              slots[no] = a0 + j, kinds[no] = ks[j], args[no++] = as[j];
+          }
+          for (int j = 0; j < no; j++) {
+            long src = uniform_source(kinds[j], args[j], me, count, max);
+            size_t from = src < 0 ? i : m.order[first + (size_t)src];
+            const unsigned char *got =
+                out + (i * UNIFORM_OUTS + (size_t)slots[j]) * es;
+            if (memcmp(got, in + from * es, es)) {
+              fprintf(stderr,
+                      "%s k=%u global %zu,%zu,%zu local %zu,%zu,%zu item "
+                      "%zu (lane %zu of %zu): kind %d by %ld reads the "
+                      "wrong lane\n",
+                      name, arg, s->global[0], s->global[1], s->global[2],
+                      s->local[0], s->local[1], s->local[2], i, me, count,
+                      kinds[j], args[j]);
+              test_failures++;
+              bad++;
+              break;
+            }
+          }
+          if (kk == 2 && bad == 0) {
+            /* The butterfly: y = shuffle_xor(y, m) - y, m = 1, 2, 4... */
+            double ys[32];
+            long long yi[32];
+            for (size_t j = 0; j < count; j++) {
+              size_t g = m.order[first + j];
+              if (t == 1) {
+                float f;
+                memcpy(&f, in + g * es, 4);
+                ys[j] = f;
+              } else if (t == 3)
+                memcpy(&ys[j], in + g * es, 8);
+              else if (t == 0) {
+                int32_t v;
+                memcpy(&v, in + g * es, 4);
+                yi[j] = v;
+              } else
+                memcpy(&yi[j], in + g * es, 8);
+            }
+            for (size_t mm = 1; mm < max; mm <<= 1) {
+              double ny[32];
+              long long nyi[32];
+              for (size_t j = 0; j < count; j++) {
+                size_t src = (j ^ mm) < count ? (j ^ mm) : j;
+                ny[j] = ys[src] - ys[j];
+                nyi[j] = (long long)((unsigned long long)yi[src] -
+                                     (unsigned long long)yi[j]);
+                if (t == 0)
+                  nyi[j] = (int32_t)nyi[j];
+              }
+              memcpy(ys, ny, sizeof ys);
+              memcpy(yi, nyi, sizeof yi);
+            }
+            const unsigned char *got =
+                out + (i * UNIFORM_OUTS + (size_t)a0 + 7) * es;
+            unsigned char want[8];
+            if (t == 1) {
+              float f = (float)ys[me];
+              memcpy(want, &f, 4);
+            } else if (t == 3)
+              memcpy(want, &ys[me], 8);
+            else if (t == 0) {
+              int32_t v = (int32_t)yi[me];
+              memcpy(want, &v, 4);
+            } else
+              memcpy(want, &yi[me], 8);
+            if (memcmp(got, want, es)) {
+              fprintf(stderr,
+                      "%s butterfly global %zu,%zu,%zu item %zu: wrong\n",
+                      name, s->global[0], s->global[1], s->global[2], i);
+              test_failures++;
+              bad++;
+            }
+          }
+        }
+      }
+      clReleaseKernel(k);
+    }
+    test_release_buffers(b, 2);
+    free(in);
+    free(out);
+  }
+  map_free(&m);
+}
+
 /* ---- Modes ---------------------------------------------------------- */
 
 /* In the default mode the uniform kernels run in region mode and those
@@ -867,7 +1158,12 @@ static void test_modes(const char *all_src) {
   static const char *const region[] = {"queries", "coll_int", "coll_double",
                                        "coll_ulong", "neighbours", "mixed",
                                        "looped", "exchanged",
-                                       "non_uniform_all_reach"};
+                                       "non_uniform_all_reach",
+                                       "uniform_xor0_int", "uniform_xor3_double",
+                                       "uniform_rel_double",
+                                       "uniform_rel2_int",
+                                       "uniform_arg_long",
+                                       "uniform_arg_double"};
   static const char *const fiber[] = {"diverge", "rule_breaker", "coll_half"};
   if (!strstr(modes, "kernel plain_queries: loop mode")) {
     fprintf(stderr, "plain_queries not in loop mode:\n%s", modes);
@@ -905,7 +1201,8 @@ static void test_reported(void) {
 int main(void) {
   test_setup(&env);
   test_seed(0x5b6e0f);
-  size_t len = strlen(query_src) + strlen(sync_src) + 1;
+  char *uniform = uniform_src();
+  size_t len = strlen(query_src) + strlen(sync_src) + strlen(uniform) + 1;
   char *srcs[NUM_TYPES];
   for (int t = 0; t < NUM_TYPES; t++) {
     srcs[t] = collective_src((kind)t);
@@ -914,6 +1211,8 @@ int main(void) {
   char *all = malloc(len);
   strcpy(all, query_src);
   strcat(all, sync_src);
+  strcat(all, uniform);
+  free(uniform);
   for (int t = 0; t < NUM_TYPES; t++)
     strcat(all, srcs[t]);
   cl_program prog = test_build(&env, all, "-cl-std=CL3.0");
@@ -937,6 +1236,9 @@ int main(void) {
     for (int t = 0; t < NUM_TYPES; t++)
       test_collectives(prog, (kind)t, s, s->local);
     test_sync(prog, s);
+    /* Shapes whose groups end in a short sub-group, and a large one. */
+    if (s->global[0] % s->local[0] || i == 0 || i == 2 || i == 6)
+      test_uniform_exchanges(prog, s);
   }
   for (int t = 0; t < NUM_TYPES; t++)
     free(srcs[t]);
