@@ -518,10 +518,10 @@ static void split_group_step(Cutter &c, Sync &s, BasicBlock *own,
 // The deposit of a group step's value, placed before the call is split
 // off so that it ends the region before.
 //
-// An exchange deposits in its own region instead, in slots of its own
-// (exchange_slots): its read, after the cut, takes another work-item's
-// slot, so no deposit may follow it in that region, and a group step's
-// deposit that ends the region may (a loop's next collective).
+// An exchange deposits in slots of its own (exchange_slots): its read,
+// after the cut, takes another work-item's slot, so no exchange's
+// deposit may follow it in that region (early_deposits), and a group
+// step's deposit that ends the region may (a loop's next collective).
 static void deposit_whole_slot(Cutter &c, Sync &s) {
   Function *F = c.F;
   IRBuilder<> b(s.call);
@@ -545,11 +545,62 @@ static void deposit_whole_slot(Cutter &c, Sync &s) {
   }
 }
 
+// The exchanges that may deposit at the end of the region before their
+// own, as group steps do, instead of in it: those that no exchange's
+// read can precede in that region, found walking back from the call to
+// the cuts before it (any barrier or collective's call). Where an
+// exchange's call is met first, its read (right after that call's cut)
+// would share the region with the deposit, and a work-item's deposit
+// would overwrite the slot a later work-item still reads (a loop of
+// exchanges, or two in a row): those keep the deposit in the own region,
+// whose loop then copies the value there from the context block, a pass
+// more over the group.
+static DenseSet<CallInst *> early_deposits(Cutter &c) {
+  DenseMap<CallInst *, const Sync *> sync_of;
+  for (const Sync &s : c.syncs)
+    sync_of[s.call] = &s;
+  DenseSet<CallInst *> early;
+  for (const Sync &s : c.syncs) {
+    if (s.exchange == NONE)
+      continue;
+    bool safe = true;
+    DenseSet<BasicBlock *> seen;
+    // (block, the instruction to scan back from, exclusive)
+    std::vector<std::pair<BasicBlock *, Instruction *>> work = {
+        {s.call->getParent(), s.call}};
+    while (safe && !work.empty()) {
+      auto [bb, from] = work.back();
+      work.pop_back();
+      bool cut = false;
+      auto it = from ? from->getIterator() : bb->end();
+      while (it != bb->begin()) {
+        --it;
+        auto *call = dyn_cast<CallInst>(&*it);
+        auto at = call ? sync_of.find(call) : sync_of.end();
+        if (at == sync_of.end())
+          continue;
+        safe = at->second->exchange == NONE;
+        cut = true;
+        break;
+      }
+      if (cut)
+        continue;
+      for (BasicBlock *p : predecessors(bb))
+        if (seen.insert(p).second)
+          work.push_back({p, nullptr});
+    }
+    if (safe)
+      early.insert(s.call);
+  }
+  return early;
+}
+
 // Splits the body at every barrier (the call goes: the cut is the edge
 // into the new block) and around every collective (its own region, then
 // a cut after which each work-item reads its result from the slots).
 static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
   Function *F = c.F;
+  DenseSet<CallInst *> early = early_deposits(c);
   for (Sync &s : c.syncs) {
     CallInst *call = s.call;
     if (!s.collective) {
@@ -557,7 +608,8 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
       call->eraseFromParent();
       continue;
     }
-    if (s.group_step)
+    bool deposited = s.group_step || early.count(call);
+    if (deposited)
       deposit_whole_slot(c, s);
     BasicBlock *own = SplitBlock(call->getParent(), call);
     BasicBlock *after = SplitBlock(own, call->getNextNode());
@@ -568,7 +620,8 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
       continue;
     }
     if (s.exchange != NONE) {
-      deposit_whole_slot(c, s);
+      if (!deposited)
+        deposit_whole_slot(c, s);
       read_exchange(c, s, after);
       continue;
     }
