@@ -2,14 +2,15 @@
  * work_group_reduce_add, work_group_scan_inclusive_add and a hand-written
  * local-memory tree reduction (plus a plain copy for scale) over 64M ints
  * and floats in work-groups of 256, and of sub_group_reduce_add,
- * sub_group_scan_inclusive_add and sub_group_shuffle_xor, on whichever
- * platform OCL_ICD_VENDORS selects. The sub-group kernels write one result
- * per work-item, so they move the copy's bytes: their goal is the copy's
- * throughput (issue #15). Collectives need OpenCL C 2.0/3.0 with
- * __opencl_c_work_group_collective_functions, the sub-group ones
- * __opencl_c_subgroups (shuffle_xor also cl_khr_subgroup_shuffle); a
- * kernel the platform lacks is reported as not run. Best of 3, profiling
- * times. */
+ * sub_group_scan_inclusive_add, sub_group_broadcast (of lane 1),
+ * sub_group_shuffle_xor (by 1) and sub_group_shuffle_down (by 1), on
+ * whichever platform OCL_ICD_VENDORS selects. The sub-group kernels
+ * write one result per work-item, so they move the copy's bytes: their
+ * goal is the copy's throughput (issue #15). Collectives need OpenCL C
+ * 2.0/3.0 with __opencl_c_work_group_collective_functions, the sub-group
+ * ones __opencl_c_subgroups (shuffle_xor also cl_khr_subgroup_shuffle,
+ * shuffle_down cl_khr_subgroup_shuffle_relative); a kernel the platform
+ * lacks is reported as not run. Best of 3, profiling times. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <stdio.h>
@@ -53,11 +54,21 @@ static const char *source =
     "  size_t i = get_global_id(0);\n"
     "  out[i] = sub_group_scan_inclusive_add(in[i]);\n"
     "}\n"
+    "__kernel void sg_broadcast(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = sub_group_broadcast(in[i], 1u);\n"
+    "}\n"
     "#endif\n"
     "#ifdef SHUFFLE\n"
     "__kernel void sg_shuffle_xor(__global const T *in, __global T *out) {\n"
     "  size_t i = get_global_id(0);\n"
     "  out[i] = sub_group_shuffle_xor(in[i], 1u);\n"
+    "}\n"
+    "#endif\n"
+    "#ifdef RELATIVE\n"
+    "__kernel void sg_shuffle_down(__global const T *in, __global T *out) {\n"
+    "  size_t i = get_global_id(0);\n"
+    "  out[i] = sub_group_shuffle_down(in[i], 1u);\n"
     "}\n"
     "#endif\n";
 
@@ -117,11 +128,14 @@ static void run_type(const char *type, size_t elem) {
   int shuffle =
       sub && has_entry(CL_DEVICE_EXTENSIONS_WITH_VERSION,
                        "cl_khr_subgroup_shuffle");
+  int relative =
+      sub && has_entry(CL_DEVICE_EXTENSIONS_WITH_VERSION,
+                       "cl_khr_subgroup_shuffle_relative");
   char options[160];
-  snprintf(options, sizeof options, "-DT=%s%s%s%s%s", type,
+  snprintf(options, sizeof options, "-DT=%s%s%s%s%s%s", type,
            coll || sub ? " -cl-std=CL3.0" : "",
            coll ? " -DCOLLECTIVES" : "", sub ? " -DSUBGROUPS" : "",
-           shuffle ? " -DSHUFFLE" : "");
+           shuffle ? " -DSHUFFLE" : "", relative ? " -DRELATIVE" : "");
   cl_int err;
   cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
   check(err, "clCreateProgramWithSource");
@@ -136,13 +150,14 @@ static void run_type(const char *type, size_t elem) {
   check(err, "clCreateBuffer");
   cl_mem out = clCreateBuffer(ctx, 0, N * elem, NULL, &err);
   check(err, "clCreateBuffer");
-  const char *names[] = {"copy",   "tree",    "reduce",
-                         "scan",   "sg_reduce", "sg_scan",
-                         "sg_shuffle_xor"};
-  const int present[] = {1, 1, coll, coll, sub, sub, shuffle};
-  for (int i = 0; i < 7; i++) {
+  const char *names[] = {"copy",      "tree",         "reduce",
+                         "scan",      "sg_reduce",    "sg_scan",
+                         "sg_broadcast", "sg_shuffle_xor",
+                         "sg_shuffle_down"};
+  const int present[] = {1, 1, coll, coll, sub, sub, sub, shuffle, relative};
+  for (int i = 0; i < 9; i++) {
     if (!present[i]) {
-      printf("%-6s %-14s not run (the device lacks it)\n", type, names[i]);
+      printf("%-6s %-15s not run (the device lacks it)\n", type, names[i]);
       continue;
     }
     cl_kernel k = clCreateKernel(p, names[i], &err);
@@ -152,7 +167,7 @@ static void run_type(const char *type, size_t elem) {
     if (i == 1)
       clSetKernelArg(k, 2, WG * elem, NULL);
     double s = time_kernel(k);
-    printf("%-6s %-14s %10.1f Melem/s\n", type, names[i], N / s / 1e6);
+    printf("%-6s %-15s %10.1f Melem/s\n", type, names[i], N / s / 1e6);
     clReleaseKernel(k);
   }
   clReleaseMemObject(in);
