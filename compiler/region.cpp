@@ -536,6 +536,10 @@ static void deposit_whole_slot(Cutter &c, Sync &s) {
         b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n));
     b.CreateStore(to_slot(b, v, slot),
                   b.CreateInBoundsGEP(slot, first, lid));
+    if (is_exchange_step(s) && s.call->arg_size() > 2 &&
+        !isa<ConstantInt>(s.call->getArgOperand(2)))
+      b.CreateStore(b.CreateZExt(s.call->getArgOperand(2), b.getInt64Ty()),
+                    stash_slot(b, slots, n));
   } else if (s.sub_group) {
     Type *slot = sub_slot_type(c, v->getType());
     b.CreateStore(to_slot(b, v, slot), sub_slot_at(b, slots, n, slot, lid));
@@ -622,6 +626,14 @@ static void split(Cutter &c, std::vector<BasicBlock *> &starts) {
     if (s.exchange != NONE) {
       if (!deposited)
         deposit_whole_slot(c, s);
+      if (is_exchange_step(s)) {
+        Value *lane =
+            call->arg_size() > 2 ? call->getArgOperand(2) : nullptr;
+        c.exchange_steps[own] = {
+            s.exchange, sub_slot_type(c, call->getType()),
+            lane ? dyn_cast<ConstantInt>(lane)
+                 : ConstantInt::get(Type::getInt32Ty(F->getContext()), 0)};
+      }
       read_exchange(c, s, after);
       continue;
     }

@@ -516,6 +516,83 @@ Exchange parse_exchange(StringRef mangled) {
       .Default(NONE);
 }
 
+bool is_exchange_step(const Sync &s) {
+  return s.exchange == BROADCAST_FIRST ||
+         ((s.exchange == BROADCAST || s.exchange == SHUFFLE) &&
+          s.uniform_arg);
+}
+
+// A broadcast's lane is the same for a whole sub-group: the read loop
+// would gather it (each work-item's index is first + lane, not affine in
+// lid). Instead, between the loops, each sub-group's slots all take the
+// lane's value (a full sub-group of the compile-time size is one load,
+// a splat and a vector store; the rest in order), and each work-item then
+// reads its own slot, a contiguous load. The lane as read_exchange's
+// general form takes it: broadcast clamps it into the sub-group; shuffle
+// leaves a sub-group it is not in unchanged (each work-item its own).
+void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
+                        Value *group, Value *n) {
+  Value *slots = b.CreateLoad(
+      b.getPtrTy(), group_field(b, c.group_ty, group, G_COLLECTIVE), "slots");
+  Value *base =
+      b.CreateInBoundsGEP(b.getInt64Ty(), slots, exchange_slots(b, n));
+  Value *one = b.getInt64(1);
+  Value *lane = x.lane ? (Value *)b.getInt64(x.lane->getZExtValue())
+                       : b.CreateLoad(b.getInt64Ty(), stash_slot(b, slots, n),
+                                      "lane");
+  if (x.exchange == BROADCAST_FIRST)
+    lane = b.getInt64(0);
+  Value *launch = b.CreateLoad(b.getPtrTy(),
+                               group_field(b, c.group_ty, group, G_LAUNCH));
+  Value *size_max = b.CreateBinaryIntrinsic(
+      Intrinsic::umax,
+      b.CreateZExt(b.CreateLoad(b.getInt32Ty(),
+                                b.CreateStructGEP(c.launch_ty, launch,
+                                                  L_SUB_GROUP_SIZE)),
+                   b.getInt64Ty()),
+      one);
+  Type *slot = x.slot;
+  auto at = [&](Value *k) { return b.CreateInBoundsGEP(slot, base, k); };
+  // The lane's slot in a sub-group of size, and whether it is in it.
+  auto source = [&](Value *first, Value *size, Value **valid) {
+    if (x.exchange == SHUFFLE) {
+      *valid = b.CreateICmpULT(lane, size);
+      return b.CreateAdd(first, b.CreateSelect(*valid, lane, b.getInt64(0)));
+    }
+    *valid = b.getTrue();
+    return b.CreateAdd(first, b.CreateBinaryIntrinsic(
+                                  Intrinsic::umin, lane,
+                                  b.CreateSub(size, one)));
+  };
+  unsigned lanes = cc_sub_group_size();
+  Value *lanes_v = b.getInt64(lanes);
+  Value *in_registers = b.CreateSelect(
+      b.CreateICmpEQ(size_max, lanes_v),
+      b.CreateMul(b.CreateUDiv(n, lanes_v), lanes_v), b.getInt64(0),
+      "in_registers");
+  auto *vec_ty = FixedVectorType::get(slot, lanes);
+  Align align(slot->getScalarSizeInBits() / 8);
+  emit_for(b, b.getInt64(0), in_registers, lanes_v, [&](Value *first) {
+    Value *valid;
+    Value *v = b.CreateLoad(slot, at(source(first, lanes_v, &valid)));
+    Value *splat = b.CreateVectorSplat(lanes, v);
+    if (x.exchange == SHUFFLE)
+      splat = b.CreateSelect(valid, splat,
+                             b.CreateAlignedLoad(vec_ty, at(first), align));
+    b.CreateAlignedStore(splat, at(first), align);
+  });
+  emit_for(b, in_registers, n, size_max, [&](Value *first) {
+    Value *size = b.CreateBinaryIntrinsic(Intrinsic::umin, size_max,
+                                          b.CreateSub(n, first));
+    Value *valid;
+    Value *v = b.CreateLoad(slot, at(source(first, size, &valid)));
+    emit_for(b, first, b.CreateAdd(first, size), one, [&](Value *k) {
+      b.CreateStore(b.CreateSelect(valid, v, b.CreateLoad(slot, at(k))),
+                    at(k));
+    });
+  });
+}
+
 // The lane a work-item reads at a distance from its own, for an exchange
 // whose argument is the same for the whole group (Sync::uniform_arg):
 // each candidate slot is lid plus or minus that distance, an address
@@ -653,6 +730,8 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
   // mask not known to be a power of two tests it once for the group, the
   // branch LLVM takes out of the work-item loop (it unswitches it).
   Value *r = nullptr;
+  if (is_exchange_step(s))   // each work-item's slot holds its result
+    r = load(lid);
   Value *fast = nullptr;   // null: the general form only
   if (s.uniform_arg && (s.exchange == SHUFFLE_DOWN ||
                         s.exchange == SHUFFLE_UP || s.exchange == ROTATE))

@@ -621,6 +621,9 @@ bool build_driver(Cutter &c, Function *rwg,
     auto step = c.group_steps.find(c.regions[r].start);
     if (step != c.group_steps.end())
       emit_group_step(b, c, step->second, group, n);
+    auto xstep = c.exchange_steps.find(c.regions[r].start);
+    if (xstep != c.exchange_steps.end())
+      emit_exchange_step(b, c, xstep->second, group, n);
     state->addIncoming(b.CreateLoad(b.getInt32Ty(), fixed[RP_NEXT]),
                        b.GetInsertBlock());
     b.CreateBr(head);

@@ -52,6 +52,16 @@ struct Sync {
   bool uniform_arg;  // an exchange whose lane or delta is group-uniform
 };
 
+// A broadcast (or shuffle, or broadcast_first) of a lane that is the
+// same for the whole group, computed between the loops of its own
+// region and of the read (emit_exchange_step): each sub-group's slots
+// all get the lane's value, and each work-item then reads its own slot.
+struct ExchangeStep {
+  unsigned exchange;    // BROADCAST, BROADCAST_FIRST or SHUFFLE
+  Type *slot;           // sub_slot_type
+  ConstantInt *lane;    // the lane if a constant, else stash_slot's
+};
+
 // One region: its start block, the blocks reachable from it without
 // crossing a cut, their dominators within the region, and the regions a
 // cut leads to.
@@ -78,6 +88,7 @@ struct Cutter {
                                              // that calls the library
   DenseMap<BasicBlock *, GroupStep> group_steps;  // by the region start
                                                   // whose loop it follows
+  DenseMap<BasicBlock *, ExchangeStep> exchange_steps;   // the same
   std::vector<AllocaInst *> demoted;
   // Every load spill() placed for a crossing use, with the value it
   // reloads: in a region where that value's definition dominates the
@@ -133,6 +144,16 @@ static const uint64_t exchange_pad = 32;   // cc_sub_group_sizes' largest
 inline llvm::Value *exchange_slots(llvm::IRBuilder<> &b, llvm::Value *n) {
   return b.CreateAdd(b.CreateMul(slot_area(b, n), b.getInt64(2)),
                      b.getInt64(exchange_pad));
+}
+
+// Where an exchange step's lane that is not a constant waits for the
+// step: the 8-byte slot before the exchanges' (in exchange_pad), which
+// every work-item's deposit writes (the same value).
+inline llvm::Value *stash_slot(llvm::IRBuilder<> &b, llvm::Value *slots,
+                               llvm::Value *n) {
+  return b.CreateInBoundsGEP(
+      b.getInt64Ty(), slots,
+      b.CreateSub(exchange_slots(b, n), b.getInt64(1)));
 }
 
 // The function attribute of region mode's work-group functions.
@@ -204,6 +225,10 @@ Exchange parse_exchange(StringRef name);
 // An exchange after its cut: each work-item reads the slot of the lane
 // it names (or its own where that lane is not in its sub-group).
 void read_exchange(Cutter &c, Sync &s, BasicBlock *after);
+// Whether exchange s is an exchange step (ExchangeStep); emits one.
+bool is_exchange_step(const Sync &s);
+void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
+                        Value *group, Value *n);
 Value *from_slot(IRBuilder<> &b, Value *slot, Type *t);
 void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
                      Value *group, Value *n);
