@@ -869,8 +869,12 @@ static const unsigned uniform_args[] = {0, 1, 3, 4, 6, 8, 31, 40};
 /* Per work-item: xor by 0..31, down and up by uniform_down, rotate by
  * uniform_rotate, then by the argument k: xor, down, up, rotate by k
  * and -k, shuffle and broadcast; then a butterfly of xor by 1, 2, 4...
- * below get_max_sub_group_size() (a uniform loop variable). */
-#define UNIFORM_OUTS (32 + 2 * N_DOWN + N_ROTATE + 8)
+ * below get_max_sub_group_size() (a uniform loop variable); then
+ * broadcast of k, broadcast_first, and broadcast of uniform_lanes
+ * (clamped into the sub-group, as Skein does: undefined by the spec). */
+static const int uniform_lanes[] = {0, 1, 2, 7, 8, 15, 16, 31};
+#define N_LANES (sizeof uniform_lanes / sizeof uniform_lanes[0])
+#define UNIFORM_OUTS (32 + 2 * N_DOWN + N_ROTATE + 10 + N_LANES)
 
 static const char *const uniform_types[] = {"int", "float", "long",
                                             "double"};
@@ -942,8 +946,14 @@ static char *uniform_src(void) {
         "  for (uint m = 1; m < get_max_sub_group_size(); m <<= 1)\n"
         "    y = sub_group_shuffle_xor(y, m) - y;\n"
         "  o[%d] = y;\n"
-        "}\n",
-        a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, n, a + 7);
+        "  o[%d] = sub_group_broadcast(x, k);\n"
+        "  o[%d] = sub_group_broadcast_first(x);\n",
+        a, a + 1, a + 2, a + 3, a + 4, a + 5, a + 6, n, a + 7, a + 8, a + 9);
+    for (size_t l = 0; l < N_LANES; l++)
+      len += (size_t)snprintf(s + len, cap - len,
+                              "  o[%d] = sub_group_broadcast(x, %du);\n",
+                              a + 10 + (int)l, uniform_lanes[l]);
+    len += (size_t)snprintf(s + len, cap - len, "}\n");
   }
   return s;
 }
@@ -1057,6 +1067,11 @@ static void test_uniform_exchanges(cl_program prog, const shape *s) {
                                kv % (long)count};
             for (int j = 0; j < 7; j++)
               slots[no] = a0 + j, kinds[no] = ks[j], args[no++] = as[j];
+            slots[no] = a0 + 8, kinds[no] = 5, args[no++] = kv;
+            slots[no] = a0 + 9, kinds[no] = 5, args[no++] = 0;
+            for (size_t l = 0; l < N_LANES; l++)
+              slots[no] = a0 + 10 + (int)l, kinds[no] = 5,
+              args[no++] = uniform_lanes[l];
           }
           for (int j = 0; j < no; j++) {
             long src = uniform_source(kinds[j], args[j], me, count, max);
