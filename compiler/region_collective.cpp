@@ -618,7 +618,7 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
 // then compares vectors of as many lanes as the loaded slots hold
 // instead of twice as many 64-bit ones, and blends without narrowing.
 struct Relative {
-  Value *lid, *n, *size_max, *lane, *arg;   // 64 bits
+  Value *lid, *n, *size_max, *arg;   // 64 bits
   Value *lid32, *n32, *size_max32, *lane32;
 
   std::function<Value *(Value *)> load;   // the value of exchange slot k
@@ -742,17 +742,19 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
     if (auto *k = dyn_cast<ConstantInt>(fast); k && k->isZero())
       fast = nullptr;
   }
-  Value *lane64 = b.CreateAnd(lid, b.CreateSub(size_max, one));
+  // The 32-bit lane from the 32-bit lid: no vector of 64-bit lids for
+  // the vectoriser to narrow (in AVX2 code, two registers and shuffles).
   Type *i32 = b.getInt32Ty();
+  Value *lid32 = b.CreateTrunc(lid, i32);
+  Value *size_max32 = b.CreateTrunc(size_max, i32);
   Relative x = {lid,
                 n,
                 size_max,
-                lane64,
                 arg,
-                b.CreateTrunc(lid, i32),
+                lid32,
                 b.CreateTrunc(n, i32),
-                b.CreateTrunc(size_max, i32),
-                b.CreateTrunc(lane64, i32),
+                size_max32,
+                b.CreateAnd(lid32, b.CreateSub(size_max32, b.getInt32(1))),
                 load};
   if (fast && isa<ConstantInt>(fast))
     r = relative_read(b, s.exchange, x, enq);
