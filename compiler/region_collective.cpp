@@ -744,8 +744,14 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
   }
   // The 32-bit lane from the 32-bit lid: no vector of 64-bit lids for
   // the vectoriser to narrow (in AVX2 code, two registers and shuffles).
+  // lid is the x loop's counter plus the row's first id (region_driver's
+  // emit_loops): truncated apart, the counter's truncation is an
+  // induction of its own, which the vectoriser steps as a vector of
+  // 32-bit lanes instead of building it from the 64-bit counter.
   Type *i32 = b.getInt32Ty();
-  Value *lid32 = b.CreateTrunc(lid, i32);
+  Value *lx = F->getArg(RP_LX);
+  Value *lid32 = b.CreateAdd(b.CreateTrunc(lx, i32),
+                             b.CreateTrunc(b.CreateSub(lid, lx), i32));
   Value *size_max32 = b.CreateTrunc(size_max, i32);
   Relative x = {lid,
                 n,
