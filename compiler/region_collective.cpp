@@ -600,10 +600,10 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
 // slots at each candidate (contiguous loads) and blends them, where the
 // index first + src of read_exchange's general form makes it gather one
 // slot per lane (vpgatherdd: a quarter of a copy's speed in AVX2 code).
-// Null where that does not apply: broadcast and shuffle (one lane per
-// sub-group, not a distance), and xor by a mask that is not a power of
-// two (xor by 1, 2, 4...: the butterflies' masks, are; a mask that is
-// uniform but not a constant is tested at run time, read_exchange).
+// For xor the mask must be a power of two (the butterflies' 1, 2, 4...
+// are; read_exchange tests one that is not a constant at run time);
+// null for broadcast and shuffle (one lane per sub-group, not a
+// distance: emit_exchange_step).
 //
 // The distance d (the argument; rotate's taken modulo the sub-group's
 // span) is below size_max, the launch's sub-group size, or the result
@@ -620,7 +620,6 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
 struct Relative {
   Value *lid, *n, *size_max, *arg;   // 64 bits
   Value *lid32, *n32, *size_max32, *lane32;
-
   std::function<Value *(Value *)> load;   // the value of exchange slot k
 };
 
