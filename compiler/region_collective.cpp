@@ -439,32 +439,49 @@ static void work_group_in_registers(IRBuilder<> &b, const GroupStep &s,
                   b.CreateInBoundsGEP(slot, slots, n));
 }
 
+// The launch's sub-group size, at least 1 (a power of two:
+// cc_sub_group_size, or intel_reqd_sub_group_size's), and the launch.
+static Value *launch_sub_group_size(IRBuilder<> &b, const Cutter &c,
+                                    Value *group, Value **launch = nullptr) {
+  Value *l = b.CreateLoad(b.getPtrTy(),
+                          group_field(b, c.group_ty, group, G_LAUNCH));
+  if (launch)
+    *launch = l;
+  Value *size = b.CreateZExt(
+      b.CreateLoad(b.getInt32Ty(),
+                   b.CreateStructGEP(c.launch_ty, l, L_SUB_GROUP_SIZE)),
+      b.getInt64Ty());
+  return b.CreateBinaryIntrinsic(Intrinsic::umax, size, b.getInt64(1),
+                                 nullptr, "sub_group_size");
+}
+
+// How many of the n slots the full sub-groups of the compile-time size
+// cover (a vector each), where the launch's sub-group size is that size
+// (a launch always has it today); else 0, and everything is done one
+// sub-group at a time.
+static Value *in_full_sub_groups(IRBuilder<> &b, Value *size, Value *n) {
+  Value *lanes = b.getInt64(cc_sub_group_size());
+  return b.CreateSelect(b.CreateICmpEQ(size, lanes),
+                        b.CreateMul(b.CreateUDiv(n, lanes), lanes),
+                        b.getInt64(0), "in_registers");
+}
+
 void emit_group_step(IRBuilder<> &b, Cutter &c, const GroupStep &s,
                      Value *group, Value *n) {
   Value *slots = b.CreateLoad(
       b.getPtrTy(), group_field(b, c.group_ty, group, G_COLLECTIVE), "slots");
-  Value *one = b.getInt64(1);
   if (!s.sub_group) {
     work_group_in_registers(b, s, group_slot_type(c, s.type), slots, n);
     return;
   }
   Type *slot = sub_slot_type(c, s.type);
   Value *sub_slots = sub_slot_at(b, slots, n, slot, b.getInt64(0));
-  Value *launch = b.CreateLoad(b.getPtrTy(),
-                               group_field(b, c.group_ty, group, G_LAUNCH));
-  Value *size = b.CreateZExt(
-      b.CreateLoad(b.getInt32Ty(),
-                   b.CreateStructGEP(c.launch_ty, launch, L_SUB_GROUP_SIZE)),
-      b.getInt64Ty());
-  size = b.CreateBinaryIntrinsic(Intrinsic::umax, size, one, nullptr, "size");
+  Value *size = launch_sub_group_size(b, c, group);
   // Full sub-groups of the compile-time size in registers (a launch
   // always has it today; the test keeps the step right if not).
   unsigned lanes = cc_sub_group_size();
   Value *lanes_v = b.getInt64(lanes);
-  Value *in_registers = b.CreateSelect(
-      b.CreateICmpEQ(size, lanes_v),
-      b.CreateMul(b.CreateUDiv(n, lanes_v), lanes_v), b.getInt64(0),
-      "in_registers");
+  Value *in_registers = in_full_sub_groups(b, size, n);
   auto *vec_ty = FixedVectorType::get(slot, lanes);
   Align align(slot->getScalarSizeInBits() / 8);
   emit_for(b, b.getInt64(0), in_registers, lanes_v, [&](Value *first) {
@@ -542,15 +559,7 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
                                       "lane");
   if (x.exchange == BROADCAST_FIRST)
     lane = b.getInt64(0);
-  Value *launch = b.CreateLoad(b.getPtrTy(),
-                               group_field(b, c.group_ty, group, G_LAUNCH));
-  Value *size_max = b.CreateBinaryIntrinsic(
-      Intrinsic::umax,
-      b.CreateZExt(b.CreateLoad(b.getInt32Ty(),
-                                b.CreateStructGEP(c.launch_ty, launch,
-                                                  L_SUB_GROUP_SIZE)),
-                   b.getInt64Ty()),
-      one);
+  Value *size_max = launch_sub_group_size(b, c, group);
   Type *slot = x.slot;
   auto at = [&](Value *k) { return b.CreateInBoundsGEP(slot, base, k); };
   // The lane's slot in a sub-group of size, and whether it is in it.
@@ -566,10 +575,7 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
   };
   unsigned lanes = cc_sub_group_size();
   Value *lanes_v = b.getInt64(lanes);
-  Value *in_registers = b.CreateSelect(
-      b.CreateICmpEQ(size_max, lanes_v),
-      b.CreateMul(b.CreateUDiv(n, lanes_v), lanes_v), b.getInt64(0),
-      "in_registers");
+  Value *in_registers = in_full_sub_groups(b, size_max, n);
   auto *vec_ty = FixedVectorType::get(slot, lanes);
   Align align(slot->getScalarSizeInBits() / 8);
   emit_for(b, b.getInt64(0), in_registers, lanes_v, [&](Value *first) {
@@ -687,15 +693,8 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
   Instruction *at_read = &*after->getFirstInsertionPt();
   IRBuilder<> b(at_read);
   Value *one = b.getInt64(1);
-  Value *launch = b.CreateLoad(b.getPtrTy(),
-                               group_field(b, c.group_ty, g, G_LAUNCH));
-  Value *size_max = b.CreateBinaryIntrinsic(
-      Intrinsic::umax,
-      b.CreateZExt(b.CreateLoad(b.getInt32Ty(),
-                                b.CreateStructGEP(c.launch_ty, launch,
-                                                  L_SUB_GROUP_SIZE)),
-                   b.getInt64Ty()),
-      one);
+  Value *launch;
+  Value *size_max = launch_sub_group_size(b, c, g, &launch);
   // A power of two (cc_sub_group_size, intel_reqd_sub_group_size).
   Value *first = b.CreateAnd(lid, b.CreateNeg(size_max));
   Value *size = b.CreateBinaryIntrinsic(Intrinsic::umin, size_max,
