@@ -614,7 +614,8 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
 // The distance d (the argument; rotate's taken modulo the sub-group's
 // span) is below size_max, the launch's sub-group size, or the result
 // is the work-item's own value: then d is 0. The slots read lie within
-// [lid - 32, lid + 32) of the exchange slots, which exchange_pad keeps
+// [lid - size, lid + size) of the exchange slots, size the largest
+// sub-group size, which exchange_pad_slots() keeps
 // inside the allocation; a slot read for a lane that does not take it
 // (past the group's end, before its sub-group) is discarded by the
 // select, whatever it holds.
@@ -624,7 +625,7 @@ void emit_exchange_step(IRBuilder<> &b, Cutter &c, const ExchangeStep &x,
 // then compares vectors of as many lanes as the loaded slots hold
 // instead of twice as many 64-bit ones, and blends without narrowing.
 struct Relative {
-  Value *lid, *n, *size_max, *arg;   // 64 bits
+  Value *lid, *size_max, *arg;   // 64 bits
   Value *lid32, *n32, *size_max32, *lane32;
   std::function<Value *(Value *)> load;   // the value of exchange slot k
 };
@@ -752,7 +753,6 @@ void read_exchange(Cutter &c, Sync &s, BasicBlock *after) {
                              b.CreateTrunc(b.CreateSub(lid, lx), i32));
   Value *size_max32 = b.CreateTrunc(size_max, i32);
   Relative x = {lid,
-                n,
                 size_max,
                 arg,
                 lid32,

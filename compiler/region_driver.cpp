@@ -49,7 +49,7 @@ static void collective_setup(IRBuilder<> &b, Cutter &c, Value *group,
   AllocaInst *slots = b.CreateAlloca(
       b.getInt64Ty(),
       b.CreateAdd(b.CreateMul(slot_area(b, n), b.getInt64(3)),
-                  b.getInt64(2 * exchange_pad)),
+                  b.getInt64(2 * exchange_pad_slots())),
       "slots");
   slots->setAlignment(Align(64));
   b.CreateStore(slots, group_field(b, c.group_ty, group, G_COLLECTIVE));

@@ -134,20 +134,28 @@ struct Cutter {
 inline llvm::Value *slot_area(llvm::IRBuilder<> &b, llvm::Value *n) {
   return b.CreateAnd(b.CreateAdd(n, b.getInt64(8)), b.getInt64(-8));
 }
-// The exchanges' area lies between two pads of exchange_pad slots (a
+// The exchanges' area lies between two pads of exchange_pad_slots() slots (a
 // whole number of cache lines, so it stays on one): they let
 // read_exchange load lanes lid - d and lid + d for any d below the
 // largest sub-group size (it then selects among them) without leaving
 // the allocation, whatever n.
-static const uint64_t exchange_pad = 32;   // cc_sub_group_sizes' largest
+// Derived from cc_sub_group_sizes (the largest, rounded up to 8 slots),
+// so that a larger supported size cannot outgrow the pads.
+inline uint64_t exchange_pad_slots() {
+  const size_t *sizes;
+  size_t count = cc_sub_group_sizes(&sizes), largest = 8;
+  for (size_t i = 0; i < count; i++)
+    largest = sizes[i] > largest ? sizes[i] : largest;
+  return (largest + 7) & ~(uint64_t)7;
+}
 // Where the exchanges' area starts, in 8-byte slots.
 inline llvm::Value *exchange_slots(llvm::IRBuilder<> &b, llvm::Value *n) {
   return b.CreateAdd(b.CreateMul(slot_area(b, n), b.getInt64(2)),
-                     b.getInt64(exchange_pad));
+                     b.getInt64(exchange_pad_slots()));
 }
 
 // Where an exchange step's lane that is not a constant waits for the
-// step: the 8-byte slot before the exchanges' (in exchange_pad), which
+// step: the 8-byte slot before the exchanges' (in the first pad), which
 // every work-item's deposit writes (the same value).
 inline llvm::Value *stash_slot(llvm::IRBuilder<> &b, llvm::Value *slots,
                                llvm::Value *n) {
